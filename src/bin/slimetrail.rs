@@ -1,0 +1,5 @@
+//! The Slimetrail engine binary.
+
+fn main() -> std::process::ExitCode {
+    slimetrail::cli::engine_main()
+}

@@ -1,0 +1,589 @@
+//! Board sizes, squares, players and the precomputed geometry of a board.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Mutex, OnceLock};
+
+use super::bitboard::{Bitboard, Word};
+
+/// Smallest board width or height.
+pub const MIN_SIDE: u8 = 3;
+/// Largest board width or height.
+pub const MAX_SIDE: u8 = 11;
+/// Largest number of squares on any board (11×11).
+pub const MAX_SQUARES: usize = MAX_SIDE as usize * MAX_SIDE as usize;
+
+/// A square, as its index `rank * width + file` on a board of known width.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square with the given index.
+    #[inline(always)]
+    pub const fn from_index(index: u8) -> Self {
+        Square(index)
+    }
+
+    /// The index of the square.
+    #[inline(always)]
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+}
+
+/// One of the two players.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Player {
+    /// Moves first and owns the bottom-left corner.
+    One,
+    /// Moves second and owns the top-right corner.
+    Two,
+}
+
+impl Player {
+    /// Both players, in turn order.
+    pub const BOTH: [Player; 2] = [Player::One, Player::Two];
+
+    /// 0 for player 1, 1 for player 2.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The other player.
+    #[inline(always)]
+    pub const fn opponent(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// The player's number as written in positions and results: 1 or 2.
+    pub const fn number(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+impl std::ops::Not for Player {
+    type Output = Player;
+    #[inline(always)]
+    fn not(self) -> Player {
+        self.opponent()
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "player {}", self.number())
+    }
+}
+
+/// The dimensions of a board: `width` files by `height` ranks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Size {
+    width: u8,
+    height: u8,
+}
+
+/// Why a board size was rejected.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SizeError {
+    /// The text is not of the form `WxH`.
+    Malformed(String),
+    /// A side is outside 3..=11.
+    OutOfRange {
+        /// The requested width.
+        width: usize,
+        /// The requested height.
+        height: usize,
+    },
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SizeError::Malformed(text) => write!(
+                f,
+                "board size '{text}' is malformed: expected WIDTHxHEIGHT such as 7x7"
+            ),
+            SizeError::OutOfRange { width, height } => write!(
+                f,
+                "board size {width}x{height} is out of range: width and height must each be from {MIN_SIDE} to {MAX_SIDE}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+/// Why a square name was rejected.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SquareError {
+    /// The text is not a file letter followed by a rank number.
+    Malformed(String),
+    /// The name is well formed but lies outside the board.
+    OffBoard {
+        /// The square as written.
+        name: String,
+        /// The board it was read against.
+        size: Size,
+    },
+}
+
+impl fmt::Display for SquareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SquareError::Malformed(text) => write!(
+                f,
+                "'{text}' is not a square: expected a file letter and a rank number such as d4"
+            ),
+            SquareError::OffBoard { name, size } => {
+                write!(f, "{name} is off the {size} board")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SquareError {}
+
+impl Size {
+    /// The default board, 7×7.
+    pub const DEFAULT: Size = Size {
+        width: 7,
+        height: 7,
+    };
+
+    /// A board of `width` × `height`, both from 3 to 11.
+    pub fn new(width: usize, height: usize) -> Result<Size, SizeError> {
+        let range = MIN_SIDE as usize..=MAX_SIDE as usize;
+        if range.contains(&width) && range.contains(&height) {
+            Ok(Size {
+                width: width as u8,
+                height: height as u8,
+            })
+        } else {
+            Err(SizeError::OutOfRange { width, height })
+        }
+    }
+
+    /// Number of files.
+    #[inline(always)]
+    pub const fn width(self) -> usize {
+        self.width as usize
+    }
+
+    /// Number of ranks.
+    #[inline(always)]
+    pub const fn height(self) -> usize {
+        self.height as usize
+    }
+
+    /// Number of squares.
+    #[inline(always)]
+    pub const fn squares(self) -> usize {
+        self.width as usize * self.height as usize
+    }
+
+    /// Whether a bitboard of word `W` can hold this board.
+    pub fn fits<W: Word>(self) -> bool {
+        self.squares() <= W::BITS as usize
+    }
+
+    /// The square on `file` and `rank`, both counted from zero.
+    pub fn square(self, file: usize, rank: usize) -> Option<Square> {
+        (file < self.width() && rank < self.height())
+            .then(|| Square::from_index((rank * self.width() + file) as u8))
+    }
+
+    /// The file of a square, counted from zero.
+    #[inline(always)]
+    pub const fn file(self, square: Square) -> usize {
+        square.index() as usize % self.width as usize
+    }
+
+    /// The rank of a square, counted from zero.
+    #[inline(always)]
+    pub const fn rank(self, square: Square) -> usize {
+        square.index() as usize / self.width as usize
+    }
+
+    /// Whether the square index lies on this board.
+    pub fn contains(self, square: Square) -> bool {
+        (square.index() as usize) < self.squares()
+    }
+
+    /// The default start square: file ⌊W/2⌋, rank ⌊H/2⌋.
+    pub fn default_start(self) -> Square {
+        Square::from_index((self.height() / 2 * self.width() + self.width() / 2) as u8)
+    }
+
+    /// The goal corner owned by `player`: a1 for player 1, the top-right corner for player 2.
+    #[inline(always)]
+    pub const fn goal(self, player: Player) -> Square {
+        match player {
+            Player::One => Square::from_index(0),
+            Player::Two => {
+                Square::from_index((self.width as usize * self.height as usize - 1) as u8)
+            }
+        }
+    }
+
+    /// The player owning `square` if it is a goal corner.
+    #[inline(always)]
+    pub fn goal_owner(self, square: Square) -> Option<Player> {
+        if square == self.goal(Player::One) {
+            Some(Player::One)
+        } else if square == self.goal(Player::Two) {
+            Some(Player::Two)
+        } else {
+            None
+        }
+    }
+
+    /// Whether two squares are a king step apart.
+    pub fn adjacent(self, a: Square, b: Square) -> bool {
+        a != b
+            && self.file(a).abs_diff(self.file(b)) <= 1
+            && self.rank(a).abs_diff(self.rank(b)) <= 1
+    }
+
+    /// A displayable name for the square, such as `d4`.
+    pub fn name(self, square: Square) -> SquareName {
+        SquareName {
+            file: self.file(square) as u8,
+            rank: self.rank(square) as u8,
+        }
+    }
+
+    /// Reads a square name such as `d4` or `k11` against this board.
+    pub fn parse_square(self, text: &str) -> Result<Square, SquareError> {
+        let malformed = || SquareError::Malformed(text.to_string());
+        let mut chars = text.chars();
+        let letter = chars.next().ok_or_else(malformed)?;
+        if !letter.is_ascii_lowercase() {
+            return Err(malformed());
+        }
+        let digits = chars.as_str();
+        if digits.is_empty()
+            || digits.len() > 3
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || digits.starts_with('0')
+        {
+            return Err(malformed());
+        }
+        let file = (letter as u8 - b'a') as usize;
+        let rank: usize = digits.parse().map_err(|_| malformed())?;
+        self.square(file, rank - 1)
+            .ok_or_else(|| SquareError::OffBoard {
+                name: text.to_string(),
+                size: self,
+            })
+    }
+}
+
+impl Default for Size {
+    fn default() -> Self {
+        Size::DEFAULT
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}×{}", self.width, self.height)
+    }
+}
+
+impl FromStr for Size {
+    type Err = SizeError;
+
+    /// Reads `WxH` (also `W×H` or `WXH`); a single number `N` means N×N.
+    fn from_str(text: &str) -> Result<Size, SizeError> {
+        let malformed = || SizeError::Malformed(text.to_string());
+        let number = |part: &str| -> Result<usize, SizeError> {
+            if part.is_empty() || part.len() > 3 || !part.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(malformed());
+            }
+            part.parse().map_err(|_| malformed())
+        };
+        let trimmed = text.trim();
+        let parts: Vec<&str> = trimmed.split(['x', 'X', '×']).collect();
+        match parts.as_slice() {
+            [side] => {
+                let n = number(side)?;
+                Size::new(n, n)
+            }
+            [w, h] => Size::new(number(w)?, number(h)?),
+            _ => Err(malformed()),
+        }
+    }
+}
+
+/// The printable name of a square, such as `d4`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SquareName {
+    file: u8,
+    rank: u8,
+}
+
+impl fmt::Display for SquareName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file) as char, self.rank + 1)
+    }
+}
+
+/// Everything about a board size that never changes during a game, precomputed.
+pub struct Geometry<W: Word> {
+    size: Size,
+    all: Bitboard<W>,
+    neighbours: [Bitboard<W>; 128],
+    not_first_file: Bitboard<W>,
+    not_last_file: Bitboard<W>,
+    /// Per player: the squares that player must never enter, because the opponent
+    /// would win at once (the opponent's goal and the squares next to it).
+    deadly: [Bitboard<W>; 2],
+    goals: Bitboard<W>,
+}
+
+impl<W: Word> Geometry<W> {
+    /// The shared, precomputed geometry of `size`.
+    ///
+    /// # Panics
+    /// If the board does not fit in the word `W` (check with [`Size::fits`]).
+    pub fn of(size: Size) -> &'static Geometry<W> {
+        type Cache = HashMap<(TypeId, Size), &'static (dyn Any + Send + Sync)>;
+        static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+        assert!(
+            size.fits::<W>(),
+            "a {size} board does not fit in {} bits",
+            W::BITS
+        );
+        let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = cache
+            .entry((TypeId::of::<W>(), size))
+            .or_insert_with(|| Box::leak(Box::new(Geometry::<W>::build(size))));
+        entry
+            .downcast_ref::<Geometry<W>>()
+            .expect("geometry cache holds the type it was keyed by")
+    }
+
+    fn build(size: Size) -> Geometry<W> {
+        let mut all = Bitboard::EMPTY;
+        let mut not_first_file = Bitboard::EMPTY;
+        let mut not_last_file = Bitboard::EMPTY;
+        let mut neighbours = [Bitboard::EMPTY; 128];
+        for rank in 0..size.height() {
+            for file in 0..size.width() {
+                let square = size.square(file, rank).expect("square on board");
+                all.insert(square);
+                if file > 0 {
+                    not_first_file.insert(square);
+                }
+                if file + 1 < size.width() {
+                    not_last_file.insert(square);
+                }
+                let mut around = Bitboard::EMPTY;
+                for df in -1i32..=1 {
+                    for dr in -1i32..=1 {
+                        if df == 0 && dr == 0 {
+                            continue;
+                        }
+                        let (f, r) = (file as i32 + df, rank as i32 + dr);
+                        if f >= 0 && r >= 0 {
+                            if let Some(n) = size.square(f as usize, r as usize) {
+                                around.insert(n);
+                            }
+                        }
+                    }
+                }
+                neighbours[square.index() as usize] = around;
+            }
+        }
+        let zone = |goal: Square| neighbours[goal.index() as usize] | Bitboard::from_square(goal);
+        let deadly = [zone(size.goal(Player::Two)), zone(size.goal(Player::One))];
+        let goals = Bitboard::from_square(size.goal(Player::One))
+            | Bitboard::from_square(size.goal(Player::Two));
+        Geometry {
+            size,
+            goals,
+            all,
+            neighbours,
+            not_first_file,
+            not_last_file,
+            deadly,
+        }
+    }
+
+    /// The board size.
+    #[inline(always)]
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// Every square of the board.
+    #[inline(always)]
+    pub fn all(&self) -> Bitboard<W> {
+        self.all
+    }
+
+    /// Both goal corners.
+    #[inline(always)]
+    pub fn goals(&self) -> Bitboard<W> {
+        self.goals
+    }
+
+    /// The up to 8 squares a king step from `square`.
+    #[inline(always)]
+    pub fn neighbours(&self, square: Square) -> Bitboard<W> {
+        self.neighbours[square.index() as usize & 127]
+    }
+
+    /// The goal corner and its neighbours that `player` must never enter: the opponent wins at once.
+    #[inline(always)]
+    pub fn deadly(&self, player: Player) -> Bitboard<W> {
+        self.deadly[player.index()]
+    }
+
+    /// `set` together with every square a king step from it, kept on the board.
+    #[inline(always)]
+    pub fn dilate(&self, set: Bitboard<W>) -> Bitboard<W> {
+        let width = self.size.width as u32;
+        let row = set | ((set << 1) & self.not_first_file) | ((set >> 1) & self.not_last_file);
+        (row | (row << width) | (row >> width)) & self.all
+    }
+
+    /// The squares of `within` connected to `seed` by king steps inside `within`
+    /// (the seed itself counts only where it lies in `within`).
+    #[inline]
+    pub fn flood(&self, seed: Bitboard<W>, within: Bitboard<W>) -> Bitboard<W> {
+        let mut region = seed & within;
+        loop {
+            let grown = self.dilate(region) & within;
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_validate() {
+        assert_eq!("7x7".parse::<Size>(), Ok(Size::DEFAULT));
+        assert_eq!(
+            "8×6".parse::<Size>().map(|s| (s.width(), s.height())),
+            Ok((8, 6))
+        );
+        assert_eq!("9".parse::<Size>().map(|s| s.squares()), Ok(81));
+        assert_eq!(
+            "2x7".parse::<Size>(),
+            Err(SizeError::OutOfRange {
+                width: 2,
+                height: 7
+            })
+        );
+        assert_eq!(
+            "12x3".parse::<Size>(),
+            Err(SizeError::OutOfRange {
+                width: 12,
+                height: 3
+            })
+        );
+        for bad in ["", "x", "7x", "7x7x7", "-7x7", "seven", "7 x7"] {
+            assert!(
+                matches!(bad.parse::<Size>(), Err(SizeError::Malformed(_))),
+                "{bad:?}"
+            );
+        }
+        assert!(
+            SizeError::OutOfRange {
+                width: 2,
+                height: 7
+            }
+            .to_string()
+            .contains("from 3 to 11")
+        );
+    }
+
+    #[test]
+    fn squares_are_named_from_a1() {
+        let size = Size::DEFAULT;
+        assert_eq!(size.default_start(), size.parse_square("d4").unwrap());
+        assert_eq!(size.name(size.goal(Player::Two)).to_string(), "g7");
+        assert_eq!(size.name(size.goal(Player::One)).to_string(), "a1");
+        let big = Size::new(11, 11).unwrap();
+        assert_eq!(big.name(big.goal(Player::Two)).to_string(), "k11");
+        assert_eq!(big.parse_square("k11"), Ok(big.goal(Player::Two)));
+        assert_eq!(
+            Size::new(8, 8).unwrap().default_start(),
+            Size::new(8, 8).unwrap().parse_square("e5").unwrap()
+        );
+    }
+
+    #[test]
+    fn bad_square_names_say_why() {
+        let size = Size::DEFAULT;
+        assert_eq!(
+            size.parse_square("e9").unwrap_err().to_string(),
+            "e9 is off the 7×7 board"
+        );
+        assert!(matches!(
+            size.parse_square("h1"),
+            Err(SquareError::OffBoard { .. })
+        ));
+        for bad in ["", "4d", "d", "d0", "D4", "d04", "d-1", "dd", "d4x"] {
+            assert!(
+                matches!(size.parse_square(bad), Err(SquareError::Malformed(_))),
+                "{bad:?}"
+            );
+        }
+    }
+
+    fn geometry_checks<W: Word>(size: Size) {
+        let geo = Geometry::<W>::of(size);
+        assert_eq!(geo.all().len() as usize, size.squares());
+        for square in geo.all() {
+            let brute: Bitboard<W> = geo
+                .all()
+                .iter()
+                .filter(|&o| size.adjacent(square, o))
+                .collect();
+            assert_eq!(geo.neighbours(square), brute);
+            assert_eq!(
+                geo.dilate(Bitboard::from_square(square)),
+                brute | Bitboard::from_square(square)
+            );
+        }
+    }
+
+    #[test]
+    fn neighbours_and_dilation_agree_with_brute_force() {
+        for w in 3..=11 {
+            for h in 3..=11 {
+                let size = Size::new(w, h).unwrap();
+                if size.fits::<u64>() {
+                    geometry_checks::<u64>(size);
+                }
+                geometry_checks::<u128>(size);
+            }
+        }
+    }
+
+    #[test]
+    fn deadly_zones_surround_the_opponent_goal() {
+        let size = Size::DEFAULT;
+        let geo = Geometry::<u64>::of(size);
+        let names = |set: Bitboard<u64>| -> Vec<String> {
+            set.iter().map(|s| size.name(s).to_string()).collect()
+        };
+        assert_eq!(names(geo.deadly(Player::One)), ["f6", "g6", "f7", "g7"]);
+        assert_eq!(names(geo.deadly(Player::Two)), ["a1", "b1", "a2", "b2"]);
+    }
+}

@@ -1,0 +1,85 @@
+//! Command lines of the two binaries: argument definitions and the commands they run.
+
+mod arena;
+mod perft;
+
+pub use arena::arena_main;
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::board::{Position, Size};
+
+/// `slimetrail`: with no subcommand, speaks the engine protocol on stdin/stdout.
+#[derive(Parser, Debug)]
+#[command(
+    name = "slimetrail",
+    version,
+    about = "Slime Trail engine: speaks the Slimetrail/UGI protocol on stdin and stdout when run without a subcommand"
+)]
+pub struct EngineCli {
+    /// What to do instead of speaking the protocol.
+    #[command(subcommand)]
+    pub command: Option<EngineCommand>,
+}
+
+/// The engine binary's subcommands.
+#[derive(Subcommand, Debug)]
+pub enum EngineCommand {
+    /// Count move sequences of exactly DEPTH plies, per first move and in total.
+    Perft(perft::PerftArgs),
+}
+
+/// Where a command starts: a board size and start square, or a position string.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// Board size as WIDTHxHEIGHT, each from 3 to 11.
+    #[arg(long, value_name = "WxH", default_value = "7x7")]
+    pub size: Size,
+    /// Start square of the snail (default: file W/2, rank H/2 counted from zero).
+    #[arg(long, value_name = "SQ")]
+    pub start: Option<String>,
+    /// A position string such as "7/7/7/3s3/7/7/7 1" (implies the size).
+    #[arg(long, value_name = "POSITION", conflicts_with_all = ["size", "start"])]
+    pub position: Option<String>,
+}
+
+impl PositionArgs {
+    /// The position these arguments describe, or an error that says what is wrong.
+    pub fn position(&self) -> Result<Position, String> {
+        if let Some(text) = &self.position {
+            return text.parse().map_err(|e| format!("--position: {e}"));
+        }
+        match &self.start {
+            Some(start) => {
+                Position::start_named(self.size, start).map_err(|e| format!("--start: {e}"))
+            }
+            None => Ok(Position::start(self.size)),
+        }
+    }
+}
+
+/// Runs the engine binary.
+pub fn engine_main() -> ExitCode {
+    init_logging();
+    let cli = EngineCli::parse();
+    let result = match cli.command {
+        Some(EngineCommand::Perft(args)) => perft::run(&args),
+        None => Ok(()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Diagnostics go to stderr, filtered by RUST_LOG (default: warnings).
+pub fn init_logging() {
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .try_init();
+}
