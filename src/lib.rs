@@ -1,7 +1,11 @@
 //! Slimetrail: engine, protocol and tournament arena for the board game Slime Trail.
 //!
 //! - [`board`]: the rules, positions, notation and perft.
+//! - [`search`]: the engine core behind `go`, `solve` and `bench`.
+//! - [`cli`]: the command lines of the two binaries.
+//! - [`rng`]: a small reproducible random number generator.
 
 pub mod board;
 pub mod cli;
 pub mod rng;
+pub mod search;

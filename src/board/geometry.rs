@@ -260,25 +260,14 @@ impl Size {
 
     /// Reads a square name such as `d4` or `k11` against this board.
     pub fn parse_square(self, text: &str) -> Result<Square, SquareError> {
-        let malformed = || SquareError::Malformed(text.to_string());
-        let mut chars = text.chars();
-        let letter = chars.next().ok_or_else(malformed)?;
-        if !letter.is_ascii_lowercase() {
-            return Err(malformed());
-        }
-        let digits = chars.as_str();
-        if digits.is_empty()
-            || digits.len() > 3
-            || !digits.bytes().all(|b| b.is_ascii_digit())
-            || digits.starts_with('0')
-        {
-            return Err(malformed());
-        }
-        let file = (letter as u8 - b'a') as usize;
-        let rank: usize = digits.parse().map_err(|_| malformed())?;
-        self.square(file, rank - 1)
-            .ok_or_else(|| SquareError::OffBoard {
-                name: text.to_string(),
+        self.resolve(text.parse()?)
+    }
+
+    /// The square a name refers to on this board, or why it is not on it.
+    pub fn resolve(self, name: SquareName) -> Result<Square, SquareError> {
+        self.square(name.file as usize, name.rank as usize)
+            .ok_or(SquareError::OffBoard {
+                name: name.to_string(),
                 size: self,
             })
     }
@@ -321,16 +310,64 @@ impl FromStr for Size {
     }
 }
 
-/// The printable name of a square, such as `d4`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// The name of a square, such as `d4`, independent of any board size.
+///
+/// A file letter `a`–`z` and a rank number 1–99 without leading zeros; whether the
+/// square exists is a question for a [`Size`] ([`Size::resolve`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct SquareName {
     file: u8,
     rank: u8,
 }
 
+impl SquareName {
+    /// The name of the square on `file` and `rank`, both counted from zero.
+    pub fn new(file: u8, rank: u8) -> Self {
+        SquareName { file, rank }
+    }
+
+    /// The file, counted from zero.
+    pub fn file(self) -> u8 {
+        self.file
+    }
+
+    /// The rank, counted from zero.
+    pub fn rank(self) -> u8 {
+        self.rank
+    }
+}
+
+impl FromStr for SquareName {
+    type Err = SquareError;
+
+    fn from_str(text: &str) -> Result<SquareName, SquareError> {
+        let malformed = || SquareError::Malformed(text.chars().take(24).collect());
+        let bytes = text.as_bytes();
+        let (&letter, digits) = bytes.split_first().ok_or_else(malformed)?;
+        if !letter.is_ascii_lowercase()
+            || digits.is_empty()
+            || digits.len() > 2
+            || !digits.iter().all(u8::is_ascii_digit)
+            || digits[0] == b'0'
+        {
+            return Err(malformed());
+        }
+        let rank = digits.iter().fold(0u8, |n, d| n * 10 + (d - b'0'));
+        Ok(SquareName {
+            file: letter - b'a',
+            rank: rank - 1,
+        })
+    }
+}
+
 impl fmt::Display for SquareName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file) as char, self.rank + 1)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.file) as char,
+            u16::from(self.rank) + 1
+        )
     }
 }
 
@@ -538,7 +575,13 @@ mod tests {
             size.parse_square("h1"),
             Err(SquareError::OffBoard { .. })
         ));
-        for bad in ["", "4d", "d", "d0", "D4", "d04", "d-1", "dd", "d4x"] {
+        assert_eq!(
+            size.parse_square("z99").unwrap_err().to_string(),
+            "z99 is off the 7×7 board"
+        );
+        for bad in [
+            "", "4d", "d", "d0", "D4", "d04", "d-1", "dd", "d4x", "a100", "é4",
+        ] {
             assert!(
                 matches!(size.parse_square(bad), Err(SquareError::Malformed(_))),
                 "{bad:?}"
