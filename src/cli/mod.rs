@@ -2,6 +2,7 @@
 
 mod arena;
 mod perft;
+mod search;
 
 pub use arena::arena_main;
 
@@ -29,6 +30,10 @@ pub struct EngineCli {
 pub enum EngineCommand {
     /// Count move sequences of exactly DEPTH plies, per first move and in total.
     Perft(perft::PerftArgs),
+    /// Prove who wins a position, with a winning move and the length of the game.
+    Solve(search::SolveArgs),
+    /// Search a fixed set of positions to a fixed depth: node count and speed.
+    Bench(search::BenchArgs),
 }
 
 /// Where a command starts: a board size and start square, or a position string.
@@ -66,6 +71,8 @@ pub fn engine_main() -> ExitCode {
     let cli = EngineCli::parse();
     let result = match cli.command {
         Some(EngineCommand::Perft(args)) => perft::run(&args),
+        Some(EngineCommand::Solve(args)) => search::solve(&args),
+        Some(EngineCommand::Bench(args)) => search::bench(&args),
         None => Ok(()),
     };
     match result {
