@@ -7,5 +7,6 @@
 
 pub mod board;
 pub mod cli;
+pub mod protocol;
 pub mod rng;
 pub mod search;

@@ -2,6 +2,7 @@
 
 mod arena;
 mod perft;
+mod play;
 mod search;
 
 pub use arena::arena_main;
@@ -30,6 +31,8 @@ pub struct EngineCli {
 pub enum EngineCommand {
     /// Count move sequences of exactly DEPTH plies, per first move and in total.
     Perft(perft::PerftArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
     /// Prove who wins a position, with a winning move and the length of the game.
     Solve(search::SolveArgs),
     /// Search a fixed set of positions to a fixed depth: node count and speed.
@@ -73,7 +76,11 @@ pub fn engine_main() -> ExitCode {
         Some(EngineCommand::Perft(args)) => perft::run(&args),
         Some(EngineCommand::Solve(args)) => search::solve(&args),
         Some(EngineCommand::Bench(args)) => search::bench(&args),
-        None => Ok(()),
+        Some(EngineCommand::Play(args)) => play::run(&args),
+        None => {
+            crate::protocol::serve(std::io::stdin(), std::io::stdout());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,9 +3,11 @@
 //! Leaves beyond the horizon get the heuristic evaluation; everything the rules or
 //! the matching theorem decide gets a proven score. Proven scores are mate scores:
 //! `MATE - n` wins in `n` plies from the root. Results that are proven without an
-//! exact length (matching verdicts, the proof search's bounds) count the bound as
-//! the length and are flagged as inexact, so the root can say whether its mate
-//! distance is exact.
+//! exact length (matching verdicts) count their bound as the length. The search
+//! counts every value it uses that is not the exact game value (heuristic leaves,
+//! bounds standing as values), so the root knows whether its mate distance is
+//! exact. In exact mode bounds only ever cut, and a search deeper than the game
+//! is long gives exact mate distances.
 
 use crate::board::{Bitboard, Geometry, Player, Position, Square, Word};
 
@@ -71,8 +73,11 @@ pub struct Searcher<'a, W: Word> {
     /// Deepest ply reached.
     pub seldepth: u32,
     aborted: bool,
-    /// Proven-but-inexact scores used since the counter was last reset.
+    /// Values used that are not the exact game value (heuristic leaves, bounds
+    /// taken as values) since the counter was last reset.
     inexact: u64,
+    /// Search for exact mate distances: bounds only ever cut, never stand as values.
+    exact_mode: bool,
     pv: Vec<[Square; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
     killers: [[Option<Square>; 2]; MAX_PLY],
@@ -102,11 +107,18 @@ impl<'a, W: Word> Searcher<'a, W> {
             seldepth: 0,
             aborted: false,
             inexact: 0,
+            exact_mode: false,
             pv: vec![[Square::from_index(0); MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY],
             history: [[0; 128]; 2],
         }
+    }
+
+    /// Switches exact mode on or off: with it, and a depth beyond the end of the
+    /// game, the root's mate distance is exact.
+    pub fn set_exact_mode(&mut self, exact: bool) {
+        self.exact_mode = exact;
     }
 
     /// Replaces the budget for the next iterations; killers and history are kept.
@@ -250,8 +262,23 @@ impl<'a, W: Word> Searcher<'a, W> {
             }
         }
         if let Some((n, c)) = fastest {
-            self.pv[p][p] = c;
-            self.pv_len[p] = p + 1;
+            // The line to the end: our move, the opponent's forced step (next to our
+            // goal, or into it), and our step into the goal.
+            let mut line = [c, c, c];
+            let mut len = 1;
+            let (_, forced) = forced_loss(geo, geo.neighbours(c) & open, side);
+            if let Some(f) = forced {
+                line[len] = f;
+                len += 1;
+                if f != size.goal(side) {
+                    line[len] = size.goal(side);
+                    len += 1;
+                }
+            }
+            if p + len <= MAX_PLY {
+                self.pv[p][p..p + len].copy_from_slice(&line[..len]);
+                self.pv_len[p] = p + len;
+            }
             return mate_in(ply + n);
         }
 
@@ -265,14 +292,19 @@ impl<'a, W: Word> Searcher<'a, W> {
             tt_move = entry.best.filter(|&m| safe.contains(m));
             let score = from_table(entry.score, ply);
             let usable = entry.draft == PROVEN || (ply > 0 && i32::from(entry.draft) >= depth);
-            if usable && ply > 0 {
+            // Exact mode keeps principal-variation nodes searched, so that their
+            // lines reach the end of the game.
+            let pv_node = beta > alpha + 1;
+            if usable && ply > 0 && !(self.exact_mode && pv_node) {
                 let cut = match entry.bound {
                     TtBound::Exact => true,
                     TtBound::Lower => score >= beta,
                     TtBound::Upper => score <= alpha,
                 };
                 if cut {
-                    if is_proven(score) && entry.draft == PROVEN {
+                    // A bound outside the window is a sound cutoff; a heuristic value
+                    // used as the value is not exact.
+                    if entry.draft != PROVEN {
                         self.inexact += 1;
                     }
                     return score;
@@ -281,11 +313,23 @@ impl<'a, W: Word> Searcher<'a, W> {
         }
 
         if let Some(proof) = matching_verdict(geo, &mut self.matcher, side, snail, region) {
-            let score = self.bounded(proof, ply);
             self.table.store(key, proof.entry(None, 0));
-            return score;
+            if !self.exact_mode {
+                return self.bounded(proof, ply);
+            }
+            // Exact mode: the verdict bounds the value; it decides only if it cuts.
+            match proof {
+                Proof::Win(n) if mate_in(ply + u32::from(n)) >= beta => {
+                    return mate_in(ply + u32::from(n));
+                }
+                Proof::Loss(n) if -mate_in(ply + u32::from(n)) <= alpha => {
+                    return -mate_in(ply + u32::from(n));
+                }
+                _ => {}
+            }
         }
         if depth <= 0 {
+            self.inexact += 1;
             return self.evaluate(&node);
         }
 
@@ -367,7 +411,16 @@ impl<'a, W: Word> Searcher<'a, W> {
         } else {
             TtBound::Upper
         };
-        let entry = if best > MATE_BOUND as i32 {
+        let entry = if self.exact_mode && is_proven(best) {
+            // Nothing approximate was used as a value: the bound is the true one.
+            Entry {
+                best: best_move,
+                score: to_table(best, ply),
+                bound,
+                draft: PROVEN,
+                work: 0,
+            }
+        } else if best > MATE_BOUND as i32 {
             // A win: proven whatever the depth, but other moves might win faster.
             Entry {
                 best: best_move,

@@ -4,12 +4,12 @@ use std::sync::atomic::AtomicBool;
 
 use crate::board::{Bitboard, Position, Square, Word};
 
-use super::alphabeta::MAX_PLY;
+use super::alphabeta::{MAX_PLY, Searcher, is_proven};
 use super::engine::Engine;
 use super::go::Deadlines;
 use super::limits::Limits;
 use super::prover::{Budget, Prover, ProverStats};
-use super::reduced::{Proof, forced_loss, reachable_region};
+use super::reduced::{MATE, Proof, forced_loss, reachable_region};
 use super::report::{Bound, Score, SearchInfo, SolveOutcome, Verdict};
 use super::tt::Key;
 
@@ -17,6 +17,8 @@ use super::tt::Key;
 const LINE_STEP_NODES: u64 = 200_000;
 /// Node budget of a whole principal variation.
 const LINE_NODES: u64 = 2_000_000;
+/// Node budget of the search for the exact length of the game.
+const DISTANCE_NODES: u64 = 5_000_000;
 
 impl Engine {
     pub(super) fn solve_in<W: Word>(
@@ -64,11 +66,28 @@ impl Engine {
             };
         };
         let mut line_nodes = 0;
-        let pv = self.proof_line(pos, best, stop, &mut line_nodes);
-        let (verdict, score, bound) = match proof {
+        let mut pv = self.proof_line(pos, best, stop, &mut line_nodes);
+        let (verdict, mut score, mut bound) = match proof {
             Proof::Win(n) => (Verdict::Win, Score::Mate(i32::from(n)), Bound::Lower),
             Proof::Loss(n) => (Verdict::Loss, Score::Mate(-i32::from(n)), Bound::Upper),
         };
+        // Exact length, if an exact-mode search to the end of the game fits the budget.
+        let mut length = None;
+        let left = deadlines
+            .nodes
+            .saturating_sub(nodes + line_nodes)
+            .min(DISTANCE_NODES);
+        if let Some((plies, line, used)) = self.exact_distance(pos, stop, &deadlines, left) {
+            length = Some(plies);
+            score = Score::Mate(if verdict == Verdict::Win {
+                plies as i32
+            } else {
+                -(plies as i32)
+            });
+            bound = Bound::Exact;
+            line_nodes += used;
+            pv = line;
+        }
         info.depth = pv.len() as u32;
         info.score = Some(score);
         info.bound = bound;
@@ -79,9 +98,30 @@ impl Engine {
         SolveOutcome {
             verdict: Some(verdict),
             best_move: pv.first().copied().or(best),
-            length: None,
+            length,
             info,
         }
+    }
+
+    /// The exact length of the game under best play, with a principal variation,
+    /// from an exact-mode search deeper than the game can last; `None` if it does
+    /// not finish within `nodes`. Also returns the nodes it used.
+    fn exact_distance<W: Word>(
+        &self,
+        pos: &Position<W>,
+        stop: &AtomicBool,
+        deadlines: &Deadlines,
+        nodes: u64,
+    ) -> Option<(u32, Vec<Square>, u64)> {
+        let geo = pos.geometry();
+        let depth = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
+        let mut searcher = Searcher::new(geo, &self.table, deadlines.budget(stop, nodes));
+        searcher.set_exact_mode(true);
+        let it = searcher.iterate(pos, depth, geo.all());
+        let used = searcher.nodes;
+        let it = it?;
+        (it.exact && is_proven(it.score))
+            .then(|| ((MATE as i32 - it.score.abs()) as u32, it.pv, used))
     }
 
     /// A line from `pos` that follows a proof to the end of the game: the winner
