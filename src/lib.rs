@@ -2,9 +2,11 @@
 //!
 //! - [`board`]: the rules, positions, notation and perft.
 //! - [`search`]: the engine core behind `go`, `solve` and `bench`.
+//! - [`arena`]: tournaments between engines and their statistics.
 //! - [`cli`]: the command lines of the two binaries.
 //! - [`rng`]: a small reproducible random number generator.
 
+pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod protocol;

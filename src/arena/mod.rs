@@ -1,0 +1,3 @@
+//! The tournament arena: match statistics (and, later, the tournament runner).
+
+pub mod stats;
