@@ -1,10 +1,12 @@
 //! Slimetrail: engine, protocol and tournament arena for the board game Slime Trail.
 //!
 //! - [`board`]: the rules, positions, notation and perft.
+//! - [`arena`]: tournaments between engines.
 //! - [`search`]: the engine core behind `go`, `solve` and `bench`.
 //! - [`cli`]: the command lines of the two binaries.
 //! - [`rng`]: a small reproducible random number generator.
 
+pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod rng;

@@ -1,0 +1,8 @@
+//! The tournament arena: engines against each other, every move checked and every game
+//! decided by the rules of [`crate::board`], never by the engines.
+
+pub mod config;
+pub mod openings;
+pub mod process;
+pub mod schedule;
+pub mod signals;
