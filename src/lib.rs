@@ -3,6 +3,7 @@
 //! - [`board`]: the rules, positions, notation and perft.
 //! - [`arena`]: tournaments between engines.
 //! - [`search`]: the engine core behind `go`, `solve` and `bench`.
+//! - [`arena`]: tournaments between engines and their statistics.
 //! - [`cli`]: the command lines of the two binaries.
 //! - [`rng`]: a small reproducible random number generator.
 

@@ -1,0 +1,33 @@
+//! Match statistics: Elo with its 95% margin and LOS, normalized Elo, pentanomial counts of
+//! game pairs and the generalized SPRT, following the conventions of cutechess, fastchess and
+//! fishtest so that figures can be checked against theirs.
+//!
+//! The tournament runner keeps a [`Tally`] per pairing, adds each finished game pair with
+//! [`Tally::add_pair`], and asks it for [`Tally::elo`] and [`Tally::normalized_elo`], and an
+//! [`Sprt`] for [`Sprt::llr`] and [`Sprt::decision`]. Pentanomial statistics are used whenever
+//! pairs were counted, trinomial ones otherwise.
+//!
+//! - `math`: erf, the normal distribution, Elo/score conversions.
+//! - `counts`: outcome counts over evenly spaced scores (games or pairs).
+//! - `elo`: logistic Elo, margin, LOS. `normalized`: normalized Elo.
+//! - `pentanomial`: game results and pair categories. `tally`: the running counts.
+//! - `mle`: maximum-likelihood estimates behind the LLR. `sprt`: the test itself.
+
+mod counts;
+mod elo;
+mod math;
+mod mle;
+mod normalized;
+mod pentanomial;
+mod sprt;
+mod tally;
+
+pub use counts::{Moments, ScoreCounts};
+pub use elo::{EloEstimate, format_elo, format_margin};
+pub use math::{NELO_PER_T, Z95, elo_to_score, normal_cdf, score_to_elo};
+pub use normalized::NormalizedElo;
+pub use pentanomial::{
+    DD_WL, GameResult, LD, LL, PENTA_NAMES, WD, WW, pair_index, penta_matches_wdl,
+};
+pub use sprt::{Sprt, SprtDecision, SprtError, SprtModel};
+pub use tally::Tally;
