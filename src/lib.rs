@@ -1,7 +1,6 @@
 //! Slimetrail: engine, protocol and tournament arena for the board game Slime Trail.
 //!
 //! - [`board`]: the rules, positions, notation and perft.
-//! - [`arena`]: tournaments between engines.
 //! - [`search`]: the engine core behind `go`, `solve` and `bench`.
 //! - [`arena`]: tournaments between engines and their statistics.
 //! - [`cli`]: the command lines of the two binaries.
