@@ -9,5 +9,6 @@
 pub mod arena;
 pub mod board;
 pub mod cli;
+pub mod protocol;
 pub mod rng;
 pub mod search;

@@ -1,0 +1,14 @@
+//! The engine protocol: the message type shared by engines, GUIs and the arena.
+//!
+//! [`Message`] is one line in either direction, read with `FromStr` and written with
+//! `Display`. The parser (nom) is private to this module. `protocol.md` at the
+//! repository root is the contract.
+
+mod message;
+mod parse;
+
+pub use message::{
+    Direction, GameSetup, GoArgs, Id, Info, Message, OptionDecl, OptionKind, PositionBase,
+    PositionSetup, Query, Response,
+};
+pub use parse::ParseError;
