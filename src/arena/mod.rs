@@ -2,8 +2,15 @@
 //! decided by the rules of [`crate::board`], never by the engines; and match statistics.
 
 pub mod config;
+pub mod game;
 pub mod openings;
+pub mod pgn;
+pub mod player;
 pub mod process;
 pub mod schedule;
+pub mod settings;
 pub mod signals;
+pub mod state;
 pub mod stats;
+pub mod summary;
+pub mod tournament;
