@@ -3,6 +3,8 @@
 
 pub mod config;
 pub mod game;
+pub mod merge;
+pub mod mock;
 pub mod openings;
 pub mod pgn;
 pub mod player;

@@ -134,7 +134,8 @@ impl Standings {
 /// An Elo figure with its sign: `+40.70`, `-3.10`, `+inf`.
 pub fn signed_elo(elo: f64) -> String {
     if elo.is_finite() {
-        format!("{elo:+.2}")
+        // Adding zero turns -0.0 into +0.0.
+        format!("{:+.2}", elo + 0.0)
     } else if elo > 0.0 {
         "+inf".to_string()
     } else {
