@@ -2,6 +2,7 @@
 
 mod arena;
 mod perft;
+mod play;
 
 pub use arena::arena_main;
 
@@ -29,6 +30,8 @@ pub struct EngineCli {
 pub enum EngineCommand {
     /// Count move sequences of exactly DEPTH plies, per first move and in total.
     Perft(perft::PerftArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
 }
 
 /// Where a command starts: a board size and start square, or a position string.
@@ -66,7 +69,11 @@ pub fn engine_main() -> ExitCode {
     let cli = EngineCli::parse();
     let result = match cli.command {
         Some(EngineCommand::Perft(args)) => perft::run(&args),
-        None => Ok(()),
+        Some(EngineCommand::Play(args)) => play::run(&args),
+        None => {
+            crate::protocol::serve(std::io::stdin(), std::io::stdout());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,9 +6,11 @@
 
 mod message;
 mod parse;
+mod server;
 
 pub use message::{
     Direction, GameSetup, GoArgs, Id, Info, Message, OptionDecl, OptionKind, PositionBase,
     PositionSetup, Query, Response,
 };
 pub use parse::ParseError;
+pub use server::{MAX_LINE_BYTES, serve};

@@ -14,7 +14,7 @@ use nom::error::ErrorKind;
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
-use crate::board::{Position, Size, SquareName};
+use crate::board::{Position, Size, SquareName, StartError};
 
 #[cfg(test)]
 mod properties;
@@ -342,8 +342,17 @@ fn game_setup<'a>(command: &str, mut args: &'a str) -> Res<'a, GameSetup> {
             }
         };
     }
-    if let Err(e) = setup.position() {
-        return fail(format!("{command}: {e}"));
+    match setup.position() {
+        Err(e @ StartError::Square(_)) => {
+            let size = setup.board_size();
+            return fail(format!(
+                "{command}: {e}: expected a square of the {}x{} board",
+                size.width(),
+                size.height()
+            ));
+        }
+        Err(e) => return fail(format!("{command}: {e}")),
+        Ok(_) => {}
     }
     Ok((args, setup))
 }
@@ -374,19 +383,21 @@ fn position(args: &str) -> Res<'_, Message> {
         Ok((_, other)) => return fail(format!("position: {BASE}, found {}", quote(other))),
         Err(_) => return fail(format!("position: {BASE}, found the end of the line")),
     };
-    let (args, moves) = match keyword("moves").parse(args) {
-        Ok((after, _)) => squares(after),
-        Err(_) => (args, Vec::new()),
+    let (args, listed, moves) = match keyword("moves").parse(args) {
+        Ok((after, _)) => {
+            let (after, moves) = squares(after);
+            (after, true, moves)
+        }
+        Err(_) => (args, false, Vec::new()),
     };
     if let Some(junk) = peek_word(args) {
-        let expected = if moves.is_empty() {
-            "expected 'moves' then squares such as d4, or the end of the line"
-        } else {
-            "expected a move such as d4"
-        };
+        // After 'moves' only squares may follow, so the junk is a bad square.
         let problem = match junk.parse::<SquareName>() {
-            Err(e) if !moves.is_empty() => format!("bad move: {e}"),
-            _ => format!("unexpected {}: {expected}", quote(junk)),
+            Err(e) if listed => format!("bad move: {e}"),
+            _ => format!(
+                "unexpected {}: expected 'moves' then squares such as d4, or the end of the line",
+                quote(junk)
+            ),
         };
         return fail(format!("position: {problem}"));
     }

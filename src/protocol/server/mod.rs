@@ -1,0 +1,105 @@
+//! The engine side of the protocol: the loop behind `slimetrail` without a subcommand.
+//!
+//! Three kinds of thread cooperate (the Carp design):
+//! - the reader thread reads the input as bytes, cuts it into lines, parses them and
+//!   sends [`Event`]s over a channel;
+//! - the main thread owns the session (position, options, the idle engine) and handles
+//!   events one at a time;
+//! - a job thread runs each search, solve or perft. The engine is handed to it and
+//!   comes back in [`Event::Done`]. `stop` sets an atomic flag the job polls.
+//!
+//! While a job runs (and while `go infinite` keeps its result), only `isready`,
+//! `stop` and `quit` are acted on; any other line is answered with an error line and
+//! otherwise ignored. `quit` or the end of input stops the job, reports its result
+//! (so every `go` gets its `bestmove`) and exits.
+
+mod jobs;
+mod options;
+mod reader;
+mod session;
+
+use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+
+pub use reader::MAX_LINE_BYTES;
+
+use super::Message;
+use jobs::JobDone;
+use session::{Flow, Session};
+
+/// What the main thread reacts to.
+enum Event {
+    /// A parsed line from the GUI, or why it could not be parsed.
+    Line(Result<Message, String>),
+    /// The input ended (or could not be read any more).
+    Eof,
+    /// A job finished, giving the engine back.
+    Done(JobDone),
+}
+
+/// The shared, line-atomic writer of replies.
+#[derive(Clone)]
+struct Output {
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    broken: Arc<AtomicBool>,
+}
+
+impl Output {
+    fn new(writer: impl Write + Send + 'static) -> Output {
+        Output {
+            writer: Arc::new(Mutex::new(Box::new(writer))),
+            broken: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Writes one message as one line and flushes it.
+    pub(super) fn send(&self, message: &Message) {
+        log::debug!(">> {message}");
+        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let written = writeln!(writer, "{message}").and_then(|()| writer.flush());
+        if let Err(e) = written {
+            if !self.broken.swap(true, Ordering::Relaxed) {
+                log::warn!("writing a reply failed, stopping: {e}");
+            }
+        }
+    }
+
+    /// Writes `info string <text>`.
+    pub(super) fn text(&self, text: impl Into<String>) {
+        self.send(&Message::info_string(text));
+    }
+
+    /// Reports bad input: one `info string error ...` line, and a warning on stderr.
+    pub(super) fn error(&self, text: &str) {
+        log::warn!("{text}");
+        self.text(format!("error {text}"));
+    }
+
+    /// Whether the GUI can no longer be written to.
+    fn is_broken(&self) -> bool {
+        self.broken.load(Ordering::Relaxed)
+    }
+}
+
+/// Speaks the protocol: commands from `input`, replies to `output`, until `quit` or
+/// the end of input. Returns once any running job has been stopped and reported.
+pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'static) {
+    let output = Output::new(output);
+    let (events, inbox) = mpsc::channel();
+    let reader_events = events.clone();
+    let spawned = std::thread::Builder::new()
+        .name("protocol-reader".into())
+        .spawn(move || reader::read_lines(input, reader_events));
+    if let Err(e) = spawned {
+        log::error!("cannot start the reader thread: {e}");
+        return;
+    }
+    let mut session = Session::new(output.clone(), events);
+    while let Ok(event) = inbox.recv() {
+        if session.handle(event) == Flow::Quit || output.is_broken() {
+            break;
+        }
+    }
+    session.finish(&inbox);
+}

@@ -1,0 +1,154 @@
+//! The engine options offered over the protocol: their declarations for `ugi` and
+//! how `setoption` changes them.
+
+use crate::protocol::{Message, OptionDecl, OptionKind};
+use crate::search::{EngineOptions, HASH_MB, LEVEL, MOVE_OVERHEAD_MS, OptionRange, THREADS};
+
+/// One numeric option: its protocol name, range, and where it lives in [`EngineOptions`].
+struct SpinOption {
+    name: &'static str,
+    range: OptionRange,
+    set: fn(&mut EngineOptions, i64),
+}
+
+const SPIN_OPTIONS: [SpinOption; 4] = [
+    SpinOption {
+        name: "Hash",
+        range: HASH_MB,
+        set: |options, value| options.hash_mb = value as usize,
+    },
+    SpinOption {
+        name: "Threads",
+        range: THREADS,
+        set: |options, value| options.threads = value as usize,
+    },
+    SpinOption {
+        name: "Level",
+        range: LEVEL,
+        set: |options, value| options.level = value as u32,
+    },
+    SpinOption {
+        name: "MoveOverhead",
+        range: MOVE_OVERHEAD_MS,
+        set: |options, value| options.move_overhead_ms = value as u64,
+    },
+];
+
+/// The `option` lines of the reply to `ugi`.
+pub(super) fn declarations() -> Vec<Message> {
+    SPIN_OPTIONS
+        .iter()
+        .map(|option| {
+            Message::DeclareOption(OptionDecl {
+                name: option.name.to_string(),
+                kind: OptionKind::Spin {
+                    default: option.range.default,
+                    min: Some(option.range.min),
+                    max: Some(option.range.max),
+                },
+            })
+        })
+        .collect()
+}
+
+/// Names compare without case and without spaces: `hash`, `Move Overhead`.
+fn same_name(declared: &str, given: &str) -> bool {
+    let squeeze = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    squeeze(declared) == squeeze(given)
+}
+
+/// `options` with `name` set to `value`, or why that is not possible.
+pub(super) fn apply(
+    options: &EngineOptions,
+    name: &str,
+    value: Option<&str>,
+) -> Result<EngineOptions, String> {
+    let Some(option) = SPIN_OPTIONS.iter().find(|o| same_name(o.name, name)) else {
+        let known: Vec<&str> = SPIN_OPTIONS.iter().map(|o| o.name).collect();
+        return Err(format!(
+            "setoption: unknown option '{name}': expected one of {}",
+            known.join(", ")
+        ));
+    };
+    let range = option.range;
+    let expected = format!(
+        "expected a whole number from {} to {}",
+        range.min, range.max
+    );
+    let text = match value {
+        Some(text) if !text.is_empty() => text,
+        _ => {
+            return Err(format!(
+                "setoption: {} needs 'value N': {expected}",
+                option.name
+            ));
+        }
+    };
+    let number: i64 = text
+        .parse()
+        .map_err(|_| format!("setoption: bad {} value '{text}': {expected}", option.name))?;
+    if number < range.min || number > range.max {
+        return Err(format!(
+            "setoption: {} {number} is out of range: {expected}",
+            option.name
+        ));
+    }
+    let mut changed = *options;
+    (option.set)(&mut changed, number);
+    Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_ignore_case_and_spaces() {
+        let defaults = EngineOptions::default();
+        let changed = apply(&defaults, "move overhead", Some("30")).unwrap();
+        assert_eq!(changed.move_overhead_ms, 30);
+        assert_eq!(apply(&defaults, "HASH", Some("1")).unwrap().hash_mb, 1);
+        assert_eq!(apply(&defaults, "level", Some("3")).unwrap().level, 3);
+        assert_eq!(apply(&defaults, "Threads", Some("2")).unwrap().threads, 2);
+    }
+
+    #[test]
+    fn bad_settings_say_what_is_expected() {
+        let defaults = EngineOptions::default();
+        let error = |name: &str, value: Option<&str>| apply(&defaults, name, value).unwrap_err();
+        assert!(
+            error("Ponder", Some("true")).contains("unknown option 'Ponder': expected one of Hash")
+        );
+        assert!(error("Hash", None).contains("needs 'value N'"));
+        assert!(error("Hash", Some("")).contains("needs 'value N'"));
+        assert!(
+            error("Hash", Some("big"))
+                .contains("bad Hash value 'big': expected a whole number from 1 to")
+        );
+        assert!(error("Hash", Some("0")).contains("out of range"));
+        assert!(
+            error("Level", Some("11"))
+                .contains("out of range: expected a whole number from 1 to 10")
+        );
+        assert!(error("Level", Some("99999999999999999999")).contains("bad Level value"));
+    }
+
+    #[test]
+    fn every_option_is_declared_with_its_range() {
+        let lines: Vec<String> = declarations().iter().map(Message::to_string).collect();
+        assert_eq!(
+            lines[0],
+            format!(
+                "option name Hash type spin default {} min {} max {}",
+                HASH_MB.default, HASH_MB.min, HASH_MB.max
+            )
+        );
+        assert_eq!(lines.len(), 4);
+        assert!(lines[3].starts_with("option name MoveOverhead type spin"));
+    }
+}

@@ -1,0 +1,354 @@
+//! The session on the main thread: the game, the options and the idle engine, and
+//! how each command changes them.
+//!
+//! Every command either succeeds completely or answers one error line and leaves the
+//! session exactly as it was (a `position` with moves is built aside and swapped in).
+
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use super::jobs::{Job, JobDone, Outcome, Task, report};
+use super::{Event, Output, options};
+use crate::board::{Diagram, Outcome as GameOutcome, Player, Position, Square, SquareName};
+use crate::protocol::{
+    GameSetup, GoArgs, Id, Message, PositionBase, PositionSetup, Query, Response,
+};
+use crate::search::{Engine, EngineOptions};
+
+/// Whether the loop goes on after an event.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Flow {
+    /// Keep reading.
+    Continue,
+    /// `quit` or the end of input.
+    Quit,
+}
+
+/// How long `quit` waits for a job that ignores `stop` before exiting anyway.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+
+/// The engine's state between commands.
+pub(super) struct Session {
+    output: Output,
+    events: Sender<Event>,
+    /// The current game's size and start, which `position startpos` refers to.
+    game: GameSetup,
+    position: Position,
+    /// The squares the last move went from and to, for the diagram.
+    last_move: Option<(Square, Square)>,
+    options: EngineOptions,
+    /// The engine while no job holds it.
+    engine: Option<Engine>,
+    job: Option<Job>,
+}
+
+impl Session {
+    /// A session on the default 7×7 start with default options.
+    pub fn new(output: Output, events: Sender<Event>) -> Session {
+        let options = EngineOptions::default();
+        Session {
+            output,
+            events,
+            game: GameSetup::default(),
+            position: Position::start(GameSetup::default().board_size()),
+            last_move: None,
+            options,
+            engine: Some(Engine::new(options)),
+            job: None,
+        }
+    }
+
+    /// Reacts to one event.
+    pub fn handle(&mut self, event: Event) -> Flow {
+        match event {
+            Event::Line(Err(problem)) => self.output.error(&problem),
+            Event::Line(Ok(message)) if self.job.is_some() => return self.during_job(message),
+            Event::Line(Ok(message)) => return self.command(message),
+            Event::Eof => return Flow::Quit,
+            Event::Done(done) => self.finished(done),
+        }
+        Flow::Continue
+    }
+
+    /// Stops any job, reports its result and waits for it (briefly) before exiting.
+    pub fn finish(&mut self, inbox: &Receiver<Event>) {
+        self.stop();
+        let deadline = Instant::now() + QUIT_GRACE;
+        while self.job.is_some() {
+            match inbox.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(Event::Done(done)) => self.finished(done),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    log::error!("the job did not stop within {QUIT_GRACE:?}; exiting anyway");
+                    return;
+                }
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+
+    /// While a job runs only `isready`, `stop` and `quit` are acted on.
+    fn during_job(&mut self, message: Message) -> Flow {
+        match message {
+            Message::IsReady => self.output.send(&Message::ReadyOk),
+            Message::Stop => self.stop(),
+            Message::Quit => return Flow::Quit,
+            other => self.output.error(&format!(
+                "'{}' cannot be used during a search: expected isready, stop or quit until the search ends",
+                other.keyword()
+            )),
+        }
+        Flow::Continue
+    }
+
+    /// Asks the job to end; a result kept for `stop` is reported now.
+    fn stop(&mut self) {
+        let Some(job) = &mut self.job else {
+            return;
+        };
+        job.request_stop();
+        if let Some(outcome) = job.held.take() {
+            if let Some(job) = self.job.take() {
+                report(&self.output, job.task, &job.position, outcome);
+            }
+        }
+    }
+
+    /// A job ended: take the engine back and report, or keep the result for `stop`.
+    fn finished(&mut self, done: JobDone) {
+        match done.engine {
+            Some(engine) => self.engine = Some(engine),
+            None if self.engine.is_none() => self.engine = Some(Engine::new(self.options)),
+            None => {}
+        }
+        let Some(job) = &mut self.job else {
+            log::error!("a job finished that was not running");
+            return;
+        };
+        job.join();
+        let failed = matches!(done.outcome, Outcome::Failed(_));
+        if job.hold && !job.stop_requested() && !failed {
+            job.held = Some(done.outcome);
+            return;
+        }
+        if let Some(job) = self.job.take() {
+            report(&self.output, job.task, &job.position, done.outcome);
+        }
+    }
+
+    fn command(&mut self, message: Message) -> Flow {
+        match message {
+            Message::Ugi => self.ugi(),
+            Message::IsReady => self.output.send(&Message::ReadyOk),
+            Message::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Message::NewGame(setup) | Message::UgiNewGame(setup) => self.new_game(setup),
+            Message::Position(setup) => self.set_position(&setup),
+            Message::Move(name) => self.play(name),
+            Message::Go(args) => {
+                let hold = args.infinite || args == GoArgs::default();
+                self.start(Task::Search, &args, hold);
+            }
+            Message::Solve(args) => self.start(Task::Solve, &args, args.infinite),
+            Message::Perft(depth) => self.start(Task::Perft(depth), &GoArgs::default(), false),
+            Message::Stop => log::debug!("stop without a running search: nothing to do"),
+            Message::Quit => return Flow::Quit,
+            Message::Query(query) => self.query(query),
+            Message::Display => self.display(),
+            Message::Legal => self.legal(),
+            Message::Eval => self.eval(),
+            Message::Bench => self.output.error("bench is not available yet"),
+            reply @ (Message::Id(_)
+            | Message::UgiOk
+            | Message::ReadyOk
+            | Message::DeclareOption(_)
+            | Message::Info(_)
+            | Message::BestMove(_)
+            | Message::Response(_)) => self.output.error(&format!(
+                "'{}' is a reply that engines send: expected a command such as ugi, isready, position or go",
+                reply.keyword()
+            )),
+        }
+        Flow::Continue
+    }
+
+    fn ugi(&self) {
+        let version = env!("CARGO_PKG_VERSION");
+        self.output
+            .send(&Message::Id(Id::Name(format!("Slimetrail {version}"))));
+        self.output
+            .send(&Message::Id(Id::Author("the Slimetrail authors".into())));
+        for declaration in options::declarations() {
+            self.output.send(&declaration);
+        }
+        self.output.send(&Message::UgiOk);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match options::apply(&self.options, name, value) {
+            Ok(changed) => {
+                self.options = changed;
+                if let Some(engine) = &mut self.engine {
+                    engine.set_options(changed);
+                }
+            }
+            Err(problem) => self.output.error(&problem),
+        }
+    }
+
+    fn new_game(&mut self, setup: GameSetup) {
+        match setup.position() {
+            Ok(position) => {
+                self.game = setup;
+                self.position = position;
+                self.last_move = None;
+                if let Some(engine) = &mut self.engine {
+                    engine.new_game();
+                }
+            }
+            Err(e) => self.output.error(&format!("newgame: {e}")),
+        }
+    }
+
+    fn set_position(&mut self, setup: &PositionSetup) {
+        let mut position = match &setup.base {
+            PositionBase::Fen(position) => *position,
+            PositionBase::StartPos => match self.game.position() {
+                Ok(position) => position,
+                Err(e) => return self.output.error(&format!("position: {e}")),
+            },
+        };
+        let mut last_move = None;
+        for (number, &name) in setup.moves.iter().enumerate() {
+            match legal_move(&position, name) {
+                Ok(to) => last_move = Some((position.play(to), to)),
+                Err(problem) => {
+                    return self.output.error(&format!(
+                        "position: move {} ({name}) cannot be played: {problem}; the position is unchanged",
+                        number + 1
+                    ));
+                }
+            }
+        }
+        self.position = position;
+        self.last_move = last_move;
+    }
+
+    fn play(&mut self, name: SquareName) {
+        match legal_move(&self.position, name) {
+            Ok(to) => self.last_move = Some((self.position.play(to), to)),
+            Err(problem) => self.output.error(&format!("move {name}: {problem}")),
+        }
+    }
+
+    fn start(&mut self, task: Task, args: &GoArgs, hold: bool) {
+        if !matches!(task, Task::Perft(_)) {
+            if let GameOutcome::Decided { winner, reason } = self.position.outcome() {
+                self.output.error(&format!(
+                    "{}: the game is over ({winner} won, {reason}): expected a position with a legal move",
+                    if task == Task::Solve { "solve" } else { "go" }
+                ));
+                self.output.send(&Message::BestMove(None));
+                return;
+            }
+        }
+        let engine = self
+            .engine
+            .take()
+            .unwrap_or_else(|| Engine::new(self.options));
+        let (job, kept) = Job::start(
+            task,
+            self.position,
+            args.limits(),
+            hold,
+            engine,
+            &self.output,
+            self.events.clone(),
+        );
+        self.engine = kept;
+        if job.never_started() {
+            self.engine.get_or_insert_with(|| Engine::new(self.options));
+            let reason = "no thread could be started".to_string();
+            report(&self.output, task, &self.position, Outcome::Failed(reason));
+            return;
+        }
+        self.job = Some(job);
+    }
+
+    fn query(&self, query: Query) {
+        let outcome = self.position.outcome();
+        let answer = match query {
+            Query::P1Turn if self.position.side_to_move() == Player::One => Response::True,
+            Query::P1Turn => Response::False,
+            Query::GameOver if outcome.is_over() => Response::True,
+            Query::GameOver => Response::False,
+            Query::Result => match outcome.winner() {
+                Some(Player::One) => Response::P1Win,
+                Some(Player::Two) => Response::P2Win,
+                None => Response::None,
+            },
+        };
+        self.output.send(&Message::Response(answer));
+    }
+
+    fn display(&self) {
+        let mut diagram = Diagram::new(&self.position);
+        if let Some((from, to)) = self.last_move {
+            diagram = diagram.with_last_move(from, to);
+        }
+        for line in diagram.to_string().lines() {
+            self.output.text(line);
+        }
+    }
+
+    fn legal(&self) {
+        let names = legal_names(&self.position);
+        if names.is_empty() {
+            self.output.text("legal none");
+        } else {
+            self.output.text(format!("legal {}", names.join(" ")));
+        }
+    }
+
+    fn eval(&mut self) {
+        let options = self.options;
+        let engine = self.engine.get_or_insert_with(|| Engine::new(options));
+        let evaluation = engine.evaluate(&self.position);
+        self.output.text(format!("eval total {}", evaluation.score));
+        for (term, value) in evaluation.terms {
+            self.output.text(format!("eval {term} {value}"));
+        }
+    }
+}
+
+/// The legal moves as names, by file then rank.
+fn legal_names(position: &Position) -> Vec<String> {
+    let size = position.size();
+    let mut squares: Vec<Square> = position.moves().iter().collect();
+    squares.sort_by_key(|&square| (size.file(square), size.rank(square)));
+    squares
+        .into_iter()
+        .map(|square| size.name(square).to_string())
+        .collect()
+}
+
+/// The square a move names, if it is legal here; otherwise why not and what would be.
+fn legal_move(position: &Position, name: SquareName) -> Result<Square, String> {
+    let problem = match position.size().resolve(name) {
+        Ok(to) => match position.check_move(to) {
+            Ok(()) => return Ok(to),
+            Err(e) => e.to_string(),
+        },
+        Err(e) => e.to_string(),
+    };
+    Err(match position.outcome() {
+        GameOutcome::Decided { winner, reason } => {
+            format!(
+                "{problem}: the game is over ({winner} won, {reason}), expected newgame or position first"
+            )
+        }
+        GameOutcome::Ongoing => format!(
+            "{problem}: expected one of {}",
+            legal_names(position).join(" ")
+        ),
+    })
+}
