@@ -48,6 +48,8 @@ pub struct ArenaCli {
 /// The arena's subcommands.
 #[derive(Subcommand, Debug)]
 pub enum ArenaCommand {
+    /// Print Elo, LOS, normalized Elo, pentanomial figures and the SPRT LLR for given counts.
+    Stats(super::arena_stats::StatsArgs),
     /// Combine result files (JSON summaries or state files) of shards of one tournament.
     Merge(MergeArgs),
     /// A misbehaving test engine (for the arena's own tests).
@@ -179,6 +181,9 @@ pub fn arena_main() -> ExitCode {
         .unwrap_or_default();
     let result = match cli.command {
         Some(ArenaCommand::MockEngine(args)) => return mock(&args),
+        Some(ArenaCommand::Stats(args)) => {
+            super::arena_stats::run(&args).map(|report| print!("{report}"))
+        }
         Some(ArenaCommand::Merge(args)) => run_merge(&args),
         None => run_tournament(&cli.run),
     };

@@ -1,0 +1,277 @@
+//! `slimetrail-arena stats`: match statistics for counts given on the command line.
+
+use std::fmt::Write as _;
+
+use clap::Args;
+
+use crate::arena::stats::{
+    EloEstimate, NormalizedElo, PENTA_NAMES, Sprt, SprtError, SprtModel, Tally,
+};
+
+/// Default type I and type II error rates of the SPRT.
+const DEFAULT_ERROR_RATE: f64 = 0.05;
+/// Width of the label column of the report.
+const LABEL_WIDTH: usize = 20;
+
+/// Arguments of `slimetrail-arena stats`.
+#[derive(Args, Debug, Clone)]
+pub struct StatsArgs {
+    /// Games won by the player whose Elo is reported.
+    #[arg(long, value_name = "W", value_parser = parse_count, allow_negative_numbers = true)]
+    pub wins: u64,
+    /// Games lost by that player.
+    #[arg(long, value_name = "L", value_parser = parse_count, allow_negative_numbers = true)]
+    pub losses: u64,
+    /// Games drawn (never happens in Slime Trail; kept to check chess reference figures).
+    #[arg(
+        long,
+        value_name = "D",
+        default_value_t = 0,
+        value_parser = parse_count,
+        allow_negative_numbers = true,
+    )]
+    pub draws: u64,
+    /// Game-pair counts from that player's side: both lost, loss+draw, two draws or
+    /// win+loss, win+draw, both won.
+    #[arg(long, value_name = "LL,LD,DDWL,WD,WW")]
+    pub penta: Option<String>,
+    /// SPRT: Elo difference under H0 (turns the test on; needs --elo1).
+    #[arg(
+        long,
+        value_name = "E0",
+        value_parser = parse_number,
+        requires = "elo1",
+        allow_negative_numbers = true,
+    )]
+    pub elo0: Option<f64>,
+    /// SPRT: Elo difference under H1 (needs --elo0).
+    #[arg(
+        long,
+        value_name = "E1",
+        value_parser = parse_number,
+        requires = "elo0",
+        allow_negative_numbers = true,
+    )]
+    pub elo1: Option<f64>,
+    /// SPRT: type I error rate [default: 0.05].
+    #[arg(
+        long,
+        value_name = "A",
+        value_parser = parse_number,
+        requires = "elo0",
+        allow_negative_numbers = true,
+    )]
+    pub alpha: Option<f64>,
+    /// SPRT: type II error rate [default: 0.05].
+    #[arg(
+        long,
+        value_name = "B",
+        value_parser = parse_number,
+        requires = "elo0",
+        allow_negative_numbers = true,
+    )]
+    pub beta: Option<f64>,
+    /// SPRT: Elo model of the bounds, normalized or logistic [default: normalized].
+    #[arg(long, value_name = "MODEL", requires = "elo0")]
+    pub model: Option<String>,
+}
+
+/// Checks the arguments and returns the report to print, or an error naming the argument.
+pub fn run(args: &StatsArgs) -> Result<String, String> {
+    let mut tally = Tally::from_wdl(args.wins, args.draws, args.losses);
+    if let Some(text) = &args.penta {
+        tally.penta = parse_penta(text)?;
+        if !tally.penta_matches_wdl() {
+            log::warn!(
+                "--penta {text} cannot describe the same games as {} wins, {} draws, {} losses; \
+                 reporting both as given",
+                args.wins,
+                args.draws,
+                args.losses
+            );
+        }
+    }
+    let sprt = sprt_from_args(args)?;
+    Ok(report(&tally, args.penta.is_some(), sprt.as_ref()))
+}
+
+/// Parses a count of games.
+fn parse_count(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("expected a non-negative whole number, found '{text}'"))
+}
+
+/// Parses a finite real number (Elo difference or error rate).
+fn parse_number(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() => Ok(value),
+        _ => Err(format!(
+            "expected a finite number such as 2.5, found '{text}'"
+        )),
+    }
+}
+
+/// Parses `LL,LD,DDWL,WD,WW`.
+fn parse_penta(text: &str) -> Result<[u64; 5], String> {
+    let fields: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [ll, ld, middle, wd, ww] = fields[..] else {
+        return Err(format!(
+            "--penta: expected five comma-separated counts LL,LD,DDWL,WD,WW, found '{text}'"
+        ));
+    };
+    let mut counts = [0u64; 5];
+    for (count, field) in counts.iter_mut().zip([ll, ld, middle, wd, ww]) {
+        *count = field.parse().map_err(|_| {
+            format!(
+                "--penta: '{field}' is not a count: expected five comma-separated non-negative \
+                 integers LL,LD,DDWL,WD,WW, found '{text}'"
+            )
+        })?;
+    }
+    Ok(counts)
+}
+
+/// The SPRT described by the arguments, if `--elo0`/`--elo1` were given.
+fn sprt_from_args(args: &StatsArgs) -> Result<Option<Sprt>, String> {
+    let (Some(elo0), Some(elo1)) = (args.elo0, args.elo1) else {
+        return Ok(None);
+    };
+    let model = match &args.model {
+        Some(text) => text
+            .parse::<SprtModel>()
+            .map_err(|e| format!("--model: {e}"))?,
+        None => SprtModel::Normalized,
+    };
+    let alpha = args.alpha.unwrap_or(DEFAULT_ERROR_RATE);
+    let beta = args.beta.unwrap_or(DEFAULT_ERROR_RATE);
+    Sprt::new(elo0, elo1, alpha, beta, model)
+        .map(Some)
+        .map_err(|e| {
+            let arguments = match &e {
+                SprtError::EloNotFinite { name, .. } | SprtError::RateOutOfRange { name, .. } => {
+                    format!("--{name}")
+                }
+                SprtError::EloOrder { .. } => "--elo0/--elo1".to_string(),
+                SprtError::RatesTooLarge { .. } => "--alpha/--beta".to_string(),
+                SprtError::UnknownModel(_) => "--model".to_string(),
+            };
+            format!("{arguments}: {e}")
+        })
+}
+
+/// The report: games, score, Elo, LOS and normalized Elo; the same over pairs when
+/// `with_pairs`; LLRs, bounds and the decision when an SPRT is given.
+pub fn report(tally: &Tally, with_pairs: bool, sprt: Option<&Sprt>) -> String {
+    let mut out = String::new();
+    let mut line = |label: &str, value: String| {
+        let _ = writeln!(out, "{label:<LABEL_WIDTH$}{value}");
+    };
+    line(
+        "games",
+        format!(
+            "{}: {} wins, {} draws, {} losses",
+            tally.games(),
+            tally.wins,
+            tally.draws,
+            tally.losses
+        ),
+    );
+    line("score", percent(tally.score()));
+    elo_lines(&mut line, "", tally.elo_trinomial(), "games");
+    line(
+        "normalized elo",
+        normalized(tally.normalized_elo_trinomial(), tally.games()),
+    );
+    if with_pairs {
+        let pairs = tally.pentanomial();
+        let counts: Vec<String> = PENTA_NAMES
+            .iter()
+            .zip(tally.penta)
+            .map(|(name, count)| format!("{name} {count}"))
+            .collect();
+        line("pairs", format!("{}: {}", tally.pairs(), counts.join(", ")));
+        line("pair score", percent(pairs.moments().map(|m| m.mean)));
+        elo_lines(&mut line, "pair ", tally.elo_pentanomial(), "pairs");
+        line(
+            "pair normalized elo",
+            normalized(tally.normalized_elo_pentanomial(), tally.pairs()),
+        );
+    }
+    if let Some(sprt) = sprt {
+        line("sprt", sprt.to_string());
+        line("llr", format!("{:.2}", sprt.llr_trinomial(tally)));
+        if with_pairs {
+            line("pair llr", format!("{:.2}", sprt.llr_pentanomial(tally)));
+        }
+        let (lower, upper) = sprt.bounds();
+        line("llr bounds", format!("[{lower:.2}, {upper:.2}]"));
+        let basis = if with_pairs && tally.pairs() > 0 {
+            "pairs"
+        } else {
+            "games"
+        };
+        line(
+            "decision",
+            format!("{} (from {basis})", sprt.decision(tally)),
+        );
+    }
+    out
+}
+
+/// Elo and LOS lines, or `n/a` without samples.
+fn elo_lines(
+    line: &mut impl FnMut(&str, String),
+    prefix: &str,
+    estimate: Option<EloEstimate>,
+    samples: &str,
+) {
+    match estimate {
+        Some(e) => {
+            line(&format!("{prefix}elo"), e.to_string());
+            line(&format!("{prefix}los"), format!("{:.2} %", e.los_percent()));
+        }
+        None => {
+            line(&format!("{prefix}elo"), format!("n/a (no {samples})"));
+            line(&format!("{prefix}los"), format!("n/a (no {samples})"));
+        }
+    }
+}
+
+/// Normalized Elo, or why it is not defined.
+fn normalized(estimate: Option<NormalizedElo>, samples: u64) -> String {
+    match estimate {
+        Some(n) => n.to_string(),
+        None if samples == 0 => "n/a (no results)".to_string(),
+        None => "n/a (all results equal)".to_string(),
+    }
+}
+
+/// A fraction as a percentage, or `n/a`.
+fn percent(fraction: Option<f64>) -> String {
+    match fraction {
+        Some(f) => format!("{:.2} %", f * 100.0),
+        None => "n/a".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn penta_parsing_names_the_argument_and_the_expected_form() {
+        assert_eq!(parse_penta("1, 2,3,4,5"), Ok([1, 2, 3, 4, 5]));
+        assert_eq!(
+            parse_penta("1,2"),
+            Err(
+                "--penta: expected five comma-separated counts LL,LD,DDWL,WD,WW, found '1,2'"
+                    .to_string()
+            )
+        );
+        let error = parse_penta("1,2,-3,4,5").unwrap_err();
+        assert!(error.starts_with("--penta: '-3' is not a count"), "{error}");
+        assert!(parse_penta("1,2,3,4,5,6").is_err());
+        assert!(parse_penta("").is_err());
+    }
+}
