@@ -196,11 +196,8 @@ pub fn play_game(
             start: &opening.start,
             moves: &squares,
             position: &position,
-            clocks: if clocks[0].is_some() && clocks[1].is_some() {
-                Some([clocks[0].unwrap_or_default(), clocks[1].unwrap_or_default()])
-            } else {
-                None
-            },
+            clocks,
+            increments: [0, 1].map(|i| limits[i].clock.map_or(Duration::ZERO, |c| c.increment)),
             limits: limits[i],
         };
         let reply = match players[i].think(&turn) {

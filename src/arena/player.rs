@@ -54,8 +54,10 @@ pub struct Turn<'a> {
     pub moves: &'a [Square],
     /// The current position.
     pub position: &'a Position,
-    /// Both players' remaining time, when clocks run.
-    pub clocks: Option<[Duration; 2]>,
+    /// Each player's remaining time, for players with a clock.
+    pub clocks: [Option<Duration>; 2],
+    /// Each player's increment per move.
+    pub increments: [Duration; 2],
     /// The limits of the player to move.
     pub limits: &'a SearchLimits,
 }
@@ -179,7 +181,16 @@ impl ProcessPlayer {
             )
         })?;
         let deadline = Instant::now() + self.timeout;
-        send(&mut process, &[Message::Ugi])?;
+        let exited = |process: &mut EngineProcess| {
+            let report = process.exit_report();
+            Fault::new(
+                FaultKind::Crash,
+                format!("exited during its start-up handshake: {report}"),
+            )
+        };
+        if process.send(&[&Message::Ugi.to_string()]).is_err() {
+            return Err(exited(&mut process));
+        }
         loop {
             match process.read_line(deadline) {
                 Read::Line(line, _) => match line.parse::<Message>() {
@@ -196,13 +207,7 @@ impl ProcessPlayer {
                         ),
                     ));
                 }
-                Read::Closed => {
-                    let report = process.exit_report();
-                    return Err(Fault::new(
-                        FaultKind::Crash,
-                        format!("exited during its start-up handshake: {report}"),
-                    ));
-                }
+                Read::Closed => return Err(exited(&mut process)),
             }
         }
         let options: Vec<Message> = self
@@ -244,17 +249,37 @@ impl Player for ProcessPlayer {
             movetime: limits.movetime.map(|d| d.as_millis() as u64),
             ..GoArgs::default()
         };
-        let deadline_after = if let (Some(clocks), Some(clock)) = (turn.clocks, limits.clock) {
+        let side = turn.position.side_to_move().index();
+        let (deadline_after, what) = if let Some(left) = turn.clocks[side] {
+            // A player without a clock is shown the mover's time, so that `go` stays well-formed.
             let ms = |d: Duration| d.as_millis() as i64;
-            go.p1time = Some(ms(clocks[0]));
-            go.p2time = Some(ms(clocks[1]));
-            go.p1inc = Some(ms(clock.increment));
-            go.p2inc = Some(ms(clock.increment));
-            clocks[turn.position.side_to_move().index()] + limits.time_margin
+            let time = |i: usize| ms(turn.clocks[i].unwrap_or(left));
+            go.p1time = Some(time(0));
+            go.p2time = Some(time(1));
+            go.p1inc = Some(ms(turn.increments[0]));
+            go.p2inc = Some(ms(turn.increments[1]));
+            (
+                left + limits.time_margin,
+                format!(
+                    "lost on time: no bestmove with {} ms left on its clock (+{} ms margin)",
+                    left.as_millis(),
+                    limits.time_margin.as_millis()
+                ),
+            )
         } else if let Some(movetime) = limits.movetime {
-            movetime + limits.time_margin
+            (
+                movetime + limits.time_margin,
+                format!(
+                    "lost on time: no bestmove within movetime {} ms (+{} ms margin)",
+                    movetime.as_millis(),
+                    limits.time_margin.as_millis()
+                ),
+            )
         } else {
-            limits.timeout
+            (
+                limits.timeout,
+                format!("hung: no bestmove within {} ms", limits.timeout.as_millis()),
+            )
         };
         let process = self.running()?;
         send(process, &[Message::Position(setup), Message::Go(go)])?;
@@ -280,12 +305,7 @@ impl Player for ProcessPlayer {
                     Ok(_) => {}
                     Err(e) => return Err(garbage(&line, &e)),
                 },
-                Read::Timeout => {
-                    return Err(Fault::new(
-                        FaultKind::NoMove,
-                        format!("sent no bestmove within {} ms", deadline_after.as_millis()),
-                    ));
-                }
+                Read::Timeout => return Err(Fault::new(FaultKind::NoMove, what)),
                 Read::Closed => return Err(crashed(process)),
             }
         }

@@ -88,6 +88,8 @@ pub struct EngineProcess {
     stdin: Option<BufWriter<ChildStdin>>,
     lines: Receiver<(String, Instant)>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Disconnects when the stderr thread has read everything.
+    stderr_done: Receiver<()>,
     log: EngineLog,
     reaped: bool,
 }
@@ -139,9 +141,13 @@ impl EngineProcess {
         let tail = Arc::clone(&stderr_tail);
         let err_log = log.clone();
         let prefix = format!("{name} [{pid}] stderr: ");
+        let (done, stderr_done) = mpsc::channel::<()>();
         thread::Builder::new()
             .name(format!("{name}-err"))
-            .spawn(move || copy_stderr(stderr, &prefix, &err_log, &tail))?;
+            .spawn(move || {
+                copy_stderr(stderr, &prefix, &err_log, &tail);
+                drop(done);
+            })?;
         log.line(&format!(
             "{name} [{pid}] started: {} {}",
             launch.cmd.display(),
@@ -154,6 +160,7 @@ impl EngineProcess {
             stdin: Some(BufWriter::new(stdin)),
             lines,
             stderr_tail,
+            stderr_done,
             log: log.clone(),
             reaped: false,
         })
@@ -217,6 +224,8 @@ impl EngineProcess {
             }
             None => "closed its output".to_string(),
         };
+        // Its last words on stderr explain most crashes; they arrive until stderr closes.
+        let _ = self.stderr_done.recv_timeout(Duration::from_millis(100));
         let tail = self.stderr_tail.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(last) = tail.back() {
             report.push_str(&format!("; last stderr line: {last}"));
