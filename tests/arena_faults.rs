@@ -8,12 +8,21 @@ use std::collections::HashSet;
 
 use arena_support::*;
 
+/// A misbehaving engine: name, mock flags, extra engine words, the expected termination
+/// and words the recorded detail must contain.
+type Case = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static str,
+    &'static [&'static str],
+);
+
 /// A gauntlet of a well-behaved mock against one misbehaving mock of each kind.
 #[test]
 fn every_fault_loses_with_its_reason_and_the_tournament_completes() {
     let dir = TempDir::new("arena-faults");
-    // name, mock flags, extra engine words, expected termination, words of the detail
-    let cases: &[(&str, &[&str], &[&str], &str, &[&str])] = &[
+    let cases: &[Case] = &[
         (
             "crash",
             &["--crash-at", "1"],
