@@ -63,7 +63,7 @@ fn sigterm_stops_engines_and_resume_finishes_the_tournament() {
     args.extend(words(
         "--each depth=1 --rounds 20 --concurrency 2 --quiet --state st.jsonl --json s.json",
     ));
-    let mut child = arena(&dir)
+    let child = arena(&dir)
         .args(&args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
