@@ -45,19 +45,19 @@ struct State {
 
 /// Plays one game on stdin/stdout.
 pub fn run(args: &PlayArgs) -> Result<(), String> {
+    let position = args.from.position()?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    play(args, &mut stdin.lock(), &mut stdout.lock()).map_err(|e| format!("terminal: {e}"))
+    play(args, position, &mut stdin.lock(), &mut stdout.lock())
+        .map_err(|e| format!("terminal: {e}"))
 }
 
-fn play(args: &PlayArgs, input: &mut impl BufRead, out: &mut impl Write) -> std::io::Result<()> {
-    let position = match args.from.position() {
-        Ok(position) => position,
-        Err(e) => {
-            writeln!(out, "Cannot start the game: {e}")?;
-            return Ok(());
-        }
-    };
+fn play(
+    args: &PlayArgs,
+    position: Position,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     let human = if args.second {
         Player::Two
     } else {

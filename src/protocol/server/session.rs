@@ -342,9 +342,7 @@ fn legal_move(position: &Position, name: SquareName) -> Result<Square, String> {
     };
     Err(match position.outcome() {
         GameOutcome::Decided { winner, reason } => {
-            format!(
-                "{problem}: the game is over ({winner} won, {reason}), expected newgame or position first"
-            )
+            format!("the game is over ({winner} won, {reason}): expected newgame or position first")
         }
         GameOutcome::Ongoing => format!(
             "{problem}: expected one of {}",
