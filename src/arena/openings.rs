@@ -196,7 +196,10 @@ pub fn parse_opening_lines(
             .split([' ', '\t', ','])
             .filter(|w| !w.is_empty())
             .collect();
-        let (first, moves) = if words[0].contains('/') {
+        let Some(first_word) = words.first() else {
+            continue;
+        };
+        let (first, moves) = if first_word.contains('/') {
             let text = words[..2.min(words.len())].join(" ");
             let pos: Position = text.parse().map_err(|e| format!("{}: {e}", at()))?;
             (pos, &words[2.min(words.len())..])
@@ -353,7 +356,7 @@ mod tests {
     fn opening_lines_accept_position_strings_and_move_lists() {
         let start = Position::start(Size::DEFAULT);
         let text =
-            "# comment\n\nc3 b3\n7/7/7/3s3/7/7/7 1\n7/7/7/3s3/7/7/7 1 e5 f5\n5/5/2s2/5/5 2\n";
+            "# comment\n\n , \nc3 b3\n7/7/7/3s3/7/7/7 1\n7/7/7/3s3/7/7/7 1 e5 f5\n5/5/2s2/5/5 2\n";
         let list = parse_opening_lines(text, start, Path::new("o.txt")).unwrap();
         assert_eq!(list.len(), 4);
         assert_eq!(list[0].describe(), "c3 b3");
