@@ -382,6 +382,56 @@ pub struct Geometry<W: Word> {
     /// would win at once (the opponent's goal and the squares next to it).
     deadly: [Bitboard<W>; 2],
     goals: Bitboard<W>,
+    /// Per square, the square mirrored in the a1 diagonal (square boards only).
+    mirror: [u8; 128],
+}
+
+/// Ring patterns: bit i set for the i-th neighbour in the order SW, S, SE, W, E, NW, N, NE.
+/// Entry p says whether the squares of pattern p are king-connected among themselves.
+const RING_CONNECTED: [bool; 256] = ring_connectivity();
+
+const fn ring_connectivity() -> [bool; 256] {
+    // Coordinates of the ring squares, in pattern bit order.
+    const AT: [(i32, i32); 8] = [
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+        (-1, 0),
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+    ];
+    let mut table = [false; 256];
+    let mut pattern: usize = 1;
+    while pattern < 256 {
+        // Grow a component from the lowest set bit.
+        let mut reached = pattern & pattern.wrapping_neg();
+        loop {
+            let mut grown = reached;
+            let mut i = 0;
+            while i < 8 {
+                if reached & (1 << i) != 0 {
+                    let mut j = 0;
+                    while j < 8 {
+                        let (dx, dy) = (AT[i].0 - AT[j].0, AT[i].1 - AT[j].1);
+                        if pattern & (1 << j) != 0 && dx * dx <= 1 && dy * dy <= 1 {
+                            grown |= 1 << j;
+                        }
+                        j += 1;
+                    }
+                }
+                i += 1;
+            }
+            if grown == reached {
+                break;
+            }
+            reached = grown;
+        }
+        table[pattern] = reached == pattern;
+        pattern += 1;
+    }
+    table
 }
 
 impl<W: Word> Geometry<W> {
@@ -441,11 +491,19 @@ impl<W: Word> Geometry<W> {
         }
         let zone = |goal: Square| neighbours[goal.index() as usize] | Bitboard::from_square(goal);
         let deadly = [zone(size.goal(Player::Two)), zone(size.goal(Player::One))];
+        let mut mirror = [0u8; 128];
+        for square in all {
+            let (file, rank) = (size.file(square), size.rank(square));
+            mirror[square.index() as usize] = size
+                .square(rank, file)
+                .map_or(square.index(), Square::index);
+        }
         let goals = Bitboard::from_square(size.goal(Player::One))
             | Bitboard::from_square(size.goal(Player::Two));
         Geometry {
             size,
             goals,
+            mirror,
             all,
             neighbours,
             not_first_file,
@@ -490,6 +548,45 @@ impl<W: Word> Geometry<W> {
         let width = self.size.width as u32;
         let row = set | ((set << 1) & self.not_first_file) | ((set >> 1) & self.not_last_file);
         (row | (row << width) | (row >> width)) & self.all
+    }
+
+    /// Whether the squares of `set` next to `square` are king-connected among
+    /// themselves, so that removing `square` cannot split a region of `set`.
+    /// An empty neighbourhood counts as not connected.
+    #[inline(always)]
+    pub fn ring_connected(&self, set: Bitboard<W>, square: Square) -> bool {
+        let ring = (set & self.neighbours(square)).0;
+        let width = self.size.width as i32;
+        let south_west = square.index() as i32 - width - 1;
+        let aligned = if south_west >= 0 {
+            ring >> south_west as u32
+        } else {
+            ring << (-south_west) as u32
+        };
+        let w = width as u32;
+        let low = aligned.low_u64() & 7;
+        let middle = (aligned >> w).low_u64() & 5;
+        let high = (aligned >> (2 * w)).low_u64() & 7;
+        let pattern = low | (middle & 1) << 3 | (middle >> 2) << 4 | high << 5;
+        RING_CONNECTED[pattern as usize]
+    }
+
+    /// Whether the board is square, so that mirroring in the a1 diagonal is a symmetry.
+    #[inline(always)]
+    pub fn is_square(&self) -> bool {
+        self.size.width == self.size.height
+    }
+
+    /// The square mirrored in the a1 diagonal (file and rank swapped); on boards
+    /// that are not square, the square itself.
+    #[inline(always)]
+    pub fn mirror_square(&self, square: Square) -> Square {
+        Square::from_index(self.mirror[square.index() as usize & 127])
+    }
+
+    /// The set mirrored in the a1 diagonal (square boards only).
+    pub fn mirror(&self, set: Bitboard<W>) -> Bitboard<W> {
+        set.iter().map(|s| self.mirror_square(s)).collect()
     }
 
     /// The squares of `within` connected to `seed` by king steps inside `within`
@@ -617,6 +714,41 @@ mod tests {
                 geometry_checks::<u128>(size);
             }
         }
+    }
+
+    #[test]
+    fn ring_connectivity_agrees_with_flood_fill() {
+        let mut rng = crate::rng::Rng::new(3);
+        for name in ["3x3", "7x7", "8x8", "11x11", "4x9"] {
+            let size: Size = name.parse().unwrap();
+            let geo = Geometry::<u128>::of(size);
+            for _ in 0..3000 {
+                let set: Bitboard<u128> = geo.all().iter().filter(|_| rng.below(2) == 0).collect();
+                let square = Square::from_index(rng.below(size.squares() as u64) as u8);
+                let ring = set & geo.neighbours(square);
+                let expected = ring.any()
+                    && geo.flood(Bitboard::from_square(ring.first().unwrap()), ring) == ring;
+                assert_eq!(
+                    geo.ring_connected(set, square),
+                    expected,
+                    "{name} {square:?} {ring:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn mirroring_swaps_files_and_ranks() {
+        let size = Size::DEFAULT;
+        let geo = Geometry::<u64>::of(size);
+        let c2 = size.parse_square("c2").unwrap();
+        assert_eq!(size.name(geo.mirror_square(c2)).to_string(), "b3");
+        assert_eq!(
+            geo.mirror(geo.mirror(geo.neighbours(c2))),
+            geo.neighbours(c2)
+        );
+        assert_eq!(geo.mirror(geo.deadly(Player::One)), geo.deadly(Player::One));
+        assert!(!Geometry::<u64>::of("5x4".parse().unwrap()).is_square());
     }
 
     #[test]

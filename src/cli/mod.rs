@@ -4,6 +4,7 @@ mod arena;
 mod arena_stats;
 mod perft;
 mod play;
+mod search;
 
 pub use arena::arena_main;
 
@@ -33,6 +34,10 @@ pub enum EngineCommand {
     Perft(perft::PerftArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),
+    /// Prove who wins a position, with a winning move and the length of the game.
+    Solve(search::SolveArgs),
+    /// Search a fixed set of positions to a fixed depth: node count and speed.
+    Bench(search::BenchArgs),
 }
 
 /// Where a command starts: a board size and start square, or a position string.
@@ -71,6 +76,8 @@ pub fn engine_main() -> ExitCode {
     let result = match cli.command {
         Some(EngineCommand::Perft(args)) => perft::run(&args),
         Some(EngineCommand::Play(args)) => play::run(&args),
+        Some(EngineCommand::Solve(args)) => search::solve(&args),
+        Some(EngineCommand::Bench(args)) => search::bench(&args),
         None => {
             crate::protocol::serve(std::io::stdin(), std::io::stdout());
             Ok(())

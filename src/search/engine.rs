@@ -1,14 +1,21 @@
-//! The engine core: options, search state, and the entry points `search` and `solve`.
+//! The engine core: options, the transposition table, and the entry points
+//! `search`, `solve`, `evaluate` and `bench`.
 //!
-//! It knows nothing about text protocols: progress is reported through a callback.
+//! It knows nothing about text protocols: progress is reported through callbacks.
+//! Positions arrive in the wide 128-bit form and are narrowed to 64-bit words
+//! whenever the board fits, so 7×7 and 8×8 run on the fast path.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
 
-use crate::board::{Position, Square};
+use crate::board::{Position, Word};
+use crate::rng::Rng;
 
-use super::limits::{Limits, TimeControl};
-use super::report::{Bound, Score, SearchInfo, SearchOutcome, SolveOutcome, Verdict};
+use super::eval::evaluate;
+use super::limits::Limits;
+use super::matching::Matcher;
+use super::reduced::reachable_region;
+use super::report::{SearchInfo, SearchOutcome, SolveOutcome};
+use super::tt::Table;
 
 /// The allowed range and default of a numeric engine option.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -45,6 +52,12 @@ pub const MOVE_OVERHEAD_MS: OptionRange = OptionRange {
     max: 5000,
     default: 10,
 };
+/// Seed of the random choices that weaker levels make.
+pub const SEED: OptionRange = OptionRange {
+    min: 0,
+    max: i64::MAX,
+    default: 0,
+};
 
 /// The settings of an engine.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -57,6 +70,8 @@ pub struct EngineOptions {
     pub level: u32,
     /// Time kept in reserve per move, in milliseconds.
     pub move_overhead_ms: u64,
+    /// Seed of the random choices of weaker levels.
+    pub seed: u64,
 }
 
 impl Default for EngineOptions {
@@ -66,6 +81,7 @@ impl Default for EngineOptions {
             threads: THREADS.default as usize,
             level: LEVEL.default as u32,
             move_overhead_ms: MOVE_OVERHEAD_MS.default as u64,
+            seed: SEED.default as u64,
         }
     }
 }
@@ -81,15 +97,24 @@ pub struct Evaluation {
 
 /// The engine core.
 pub struct Engine {
-    options: EngineOptions,
+    pub(super) options: EngineOptions,
+    pub(super) table: Table,
+    /// Whether the table holds entries of wide (128-bit) boards.
+    wide_entries: bool,
+    pub(super) rng: Rng,
+    games: u64,
 }
-
-const MATE: i32 = 1_000_000;
 
 impl Engine {
     /// A new engine with the given options.
     pub fn new(options: EngineOptions) -> Engine {
-        Engine { options }
+        Engine {
+            options,
+            table: Table::new(options.hash_mb),
+            wide_entries: false,
+            rng: Rng::new(options.seed),
+            games: 0,
+        }
     }
 
     /// The current options.
@@ -97,24 +122,44 @@ impl Engine {
         self.options
     }
 
-    /// Changes the options; takes effect from the next search.
+    /// Changes the options; a new hash size reallocates (and empties) the table.
     pub fn set_options(&mut self, options: EngineOptions) {
+        if options.hash_mb != self.options.hash_mb {
+            self.table = Table::new(options.hash_mb);
+        }
+        if options.seed != self.options.seed {
+            self.rng = Rng::new(options.seed);
+        }
         self.options = options;
     }
 
     /// Forgets everything learned in the previous game.
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        self.table.clear();
+        self.games += 1;
+        self.rng = Rng::new(self.options.seed ^ self.games.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    }
 
-    /// The static evaluation of a position, with its terms.
-    pub fn evaluate(&self, position: &Position) -> Evaluation {
-        let mobility = position.moves().len() as i32;
-        Evaluation {
-            score: mobility * 10,
-            terms: vec![("mobility", mobility * 10)],
+    /// Makes the table ready for positions stored in words `W`: entries of the
+    /// other layout are cleared away.
+    pub(super) fn prepare_table<W: Word>(&mut self) {
+        let wide = W::BITS > 64;
+        if wide != self.wide_entries {
+            self.table.clear();
+            self.wide_entries = wide;
         }
     }
 
-    /// Searches `position` within `limits` until done or `stop` is set, reporting progress.
+    /// The static evaluation of a position, with its terms.
+    pub fn evaluate(&self, position: &Position) -> Evaluation {
+        match position.convert::<u64>() {
+            Some(narrow) => evaluate_in(&narrow),
+            None => evaluate_in(position),
+        }
+    }
+
+    /// Searches `position` within `limits` until done or `stop` is set, reporting
+    /// progress; proven results are reported as mate scores.
     pub fn search(
         &mut self,
         position: &Position,
@@ -122,93 +167,14 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
-        let started = Instant::now();
-        let deadline = match limits.time {
-            TimeControl::MoveTime(t) => Some(started + t),
-            TimeControl::Clock { .. } => {
-                let (left, inc) = limits
-                    .time
-                    .clock_of(position.side_to_move())
-                    .unwrap_or((Duration::ZERO, Duration::ZERO));
-                Some(started + left / 20 + inc / 2)
-            }
-            TimeControl::Unlimited => None,
-        };
-        let mut ctx = Plain {
-            nodes: 0,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            deadline,
-            stop,
-            aborted: false,
-        };
-        let moves: Vec<Square> = position.moves().iter().collect();
-        let mut best = SearchOutcome {
-            best_move: moves.first().copied(),
-            info: SearchInfo::default(),
-        };
-        let max_depth = limits
-            .depth
-            .unwrap_or(u32::MAX)
-            .min(position.size().squares() as u32);
-        for depth in 1..=max_depth.max(1) {
-            let mut alpha = -MATE - 1;
-            let mut best_move = None;
-            let mut pv = Vec::new();
-            for &m in &moves {
-                let mut child_pv = Vec::new();
-                let score = -ctx.negamax(
-                    &position.after(m),
-                    depth - 1,
-                    -MATE - 1,
-                    -alpha,
-                    1,
-                    &mut child_pv,
-                );
-                if ctx.aborted {
-                    break;
-                }
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(m);
-                    pv = std::iter::once(m).chain(child_pv).collect();
-                }
-            }
-            if ctx.aborted {
-                break;
-            }
-            let score = if alpha.abs() > MATE - 1000 {
-                Score::Mate(if alpha > 0 {
-                    MATE - alpha
-                } else {
-                    -(MATE + alpha)
-                })
-            } else {
-                Score::Cp(alpha)
-            };
-            best = SearchOutcome {
-                best_move,
-                info: SearchInfo {
-                    depth,
-                    seldepth: depth,
-                    score: Some(score),
-                    bound: Bound::Exact,
-                    nodes: ctx.nodes,
-                    time: started.elapsed(),
-                    hashfull: 0,
-                    pv,
-                },
-            };
-            report(&best.info);
-            if score.is_mate() {
-                break;
-            }
+        match position.convert::<u64>() {
+            Some(narrow) => self.search_in(&narrow, limits, stop, report),
+            None => self.search_in(position, limits, stop, report),
         }
-        best.info.nodes = ctx.nodes;
-        best.info.time = started.elapsed();
-        best
     }
 
-    /// Tries to prove the value of `position`, within `limits`.
+    /// Proves the value of `position` within `limits`: win or loss, a winning (or
+    /// longest-resisting) move, and a bound on the game's length.
     pub fn solve(
         &mut self,
         position: &Position,
@@ -216,89 +182,27 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SolveOutcome {
-        let outcome = self.search(position, limits, stop, report);
-        let verdict = match outcome.info.score {
-            Some(Score::Mate(n)) if n > 0 => Some(Verdict::Win),
-            Some(Score::Mate(_)) => Some(Verdict::Loss),
-            _ => None,
-        };
-        SolveOutcome {
-            verdict,
-            best_move: outcome.best_move,
-            length: match outcome.info.score {
-                Some(Score::Mate(n)) => Some(n.unsigned_abs()),
-                _ => None,
-            },
-            info: outcome.info,
+        match position.convert::<u64>() {
+            Some(narrow) => self.solve_in(&narrow, limits, stop, report),
+            None => self.solve_in(position, limits, stop, report),
         }
     }
 }
 
-/// Placeholder plain alpha-beta, to be replaced by the real search.
-struct Plain<'a> {
-    nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
-    stop: &'a AtomicBool,
-    aborted: bool,
-}
-
-impl Plain<'_> {
-    fn negamax(
-        &mut self,
-        pos: &Position,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        ply: i32,
-        pv: &mut Vec<Square>,
-    ) -> i32 {
-        self.nodes += 1;
-        if self.nodes >= self.node_limit
-            || (self.nodes % 1024 == 0
-                && (self.stop.load(Ordering::Relaxed)
-                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
-        {
-            self.aborted = true;
-            return 0;
-        }
-        if let Some(owner) = pos.goal_reached() {
-            return if owner == pos.side_to_move() {
-                MATE - ply
-            } else {
-                -(MATE - ply)
-            };
-        }
-        let moves = pos.moves();
-        if moves.is_empty() {
-            return -(MATE - ply);
-        }
-        if depth == 0 {
-            return moves.len() as i32 * 10;
-        }
-        for m in moves {
-            let mut child_pv = Vec::new();
-            let score = -self.negamax(
-                &pos.after(m),
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                &mut child_pv,
-            );
-            if self.aborted {
-                return 0;
-            }
-            if score > alpha {
-                alpha = score;
-                pv.clear();
-                pv.push(m);
-                pv.extend(child_pv);
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        alpha
+fn evaluate_in<W: Word>(position: &Position<W>) -> Evaluation {
+    let geometry = position.geometry();
+    let mut matcher = Matcher::new(geometry);
+    let region = reachable_region(geometry, position.open(), position.snail());
+    let terms = evaluate(
+        geometry,
+        &mut matcher,
+        position.open(),
+        position.snail(),
+        position.side_to_move(),
+        region,
+    );
+    Evaluation {
+        score: terms.total,
+        terms: terms.parts,
     }
 }

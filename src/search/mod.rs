@@ -2,12 +2,24 @@
 //!
 //! The core knows nothing about protocols; it reports through callbacks.
 
+mod alphabeta;
+mod bench;
 mod engine;
+mod eval;
+mod go;
+mod level;
 mod limits;
+mod matching;
+mod prover;
+mod reduced;
 mod report;
+mod solve;
+mod timeman;
+mod tt;
 
+pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchLine};
 pub use engine::{
-    Engine, EngineOptions, Evaluation, HASH_MB, LEVEL, MOVE_OVERHEAD_MS, OptionRange, THREADS,
+    Engine, EngineOptions, Evaluation, HASH_MB, LEVEL, MOVE_OVERHEAD_MS, OptionRange, SEED, THREADS,
 };
 pub use limits::{Limits, TimeControl};
 pub use report::{Bound, Score, SearchInfo, SearchOutcome, SolveOutcome, Verdict};

@@ -1,0 +1,286 @@
+//! `go`: the proof search and the scored search, taking turns.
+//!
+//! Each round first gives the proof search a node budget four times the last one;
+//! it keeps its proven subtrees in the table, so every round builds on the last.
+//! If the root is not proven, the scored search deepens for a third of that budget,
+//! never playing a root move the proof search has shown to lose. A proven root ends
+//! the search at once; time, node and depth limits and `stop` end it in between.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::{Bitboard, Position, Square, Word};
+
+use super::alphabeta::{Iteration, Searcher, is_proven};
+use super::engine::{Engine, LEVEL};
+use super::limits::Limits;
+use super::prover::{Budget, Prover};
+use super::reduced::{MATE, Proof, reachable_region};
+use super::report::{Bound, Score, SearchInfo, SearchOutcome};
+use super::timeman;
+use super::tt::Key;
+
+/// First proof-search budget, in nodes.
+const FIRST_PROOF_SLICE: u64 = 100_000;
+
+/// The deadlines and budgets of one search.
+pub(super) struct Deadlines {
+    pub started: Instant,
+    pub soft: Option<Instant>,
+    pub hard: Option<Instant>,
+    pub nodes: u64,
+}
+
+impl Deadlines {
+    pub fn new<W: Word>(engine: &Engine, position: &Position<W>, limits: &Limits) -> Deadlines {
+        let started = Instant::now();
+        let region = reachable_region(position.geometry(), position.open(), position.snail());
+        let plan = timeman::plan(
+            &limits.time,
+            position.side_to_move(),
+            region.len() / 2 + 1,
+            Duration::from_millis(engine.options.move_overhead_ms),
+        );
+        Deadlines {
+            started,
+            soft: plan.soft.map(|d| started + d),
+            hard: plan.hard.map(|d| started + d),
+            nodes: limits.nodes.unwrap_or(u64::MAX),
+        }
+    }
+
+    /// A budget for `nodes` more nodes, bounded by the hard deadline.
+    pub fn budget<'a>(&self, stop: &'a AtomicBool, nodes: u64) -> Budget<'a> {
+        Budget {
+            stop,
+            deadline: self.hard,
+            nodes,
+        }
+    }
+
+    pub fn past_soft(&self) -> bool {
+        self.soft.is_some_and(|t| Instant::now() >= t)
+    }
+
+    pub fn past_hard(&self) -> bool {
+        self.hard.is_some_and(|t| Instant::now() >= t)
+    }
+}
+
+/// A reported score for a root score of the scored search.
+pub(super) fn root_score(score: i32, exact: bool) -> (Score, Bound) {
+    if is_proven(score) {
+        let plies = MATE as i32 - score.abs();
+        if score > 0 {
+            (
+                Score::Mate(plies),
+                if exact { Bound::Exact } else { Bound::Lower },
+            )
+        } else {
+            (
+                Score::Mate(-plies),
+                if exact { Bound::Exact } else { Bound::Upper },
+            )
+        }
+    } else {
+        (Score::Cp(score), Bound::Exact)
+    }
+}
+
+impl Engine {
+    pub(super) fn search_in<W: Word>(
+        &mut self,
+        pos: &Position<W>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome {
+        let deadlines = Deadlines::new(self, pos, limits);
+        self.prepare_table::<W>();
+        self.table.new_search();
+        let geo = pos.geometry();
+        let moves = pos.moves();
+        let safe = moves - geo.deadly(pos.side_to_move());
+        let Some(fallback) = safe.first().or(moves.first()) else {
+            return SearchOutcome {
+                best_move: None,
+                info: SearchInfo {
+                    time: deadlines.started.elapsed(),
+                    ..SearchInfo::default()
+                },
+            };
+        };
+        if self.options.level < LEVEL.max as u32 {
+            return self.search_at_level(pos, limits, stop, &deadlines, report);
+        }
+        let mut outcome = SearchOutcome {
+            best_move: Some(fallback),
+            info: SearchInfo::default(),
+        };
+        let mut nodes = 0u64;
+        let use_prover = limits.depth.is_none();
+        let max_depth = limits.depth.map_or(i32::MAX, |d| d as i32);
+        // No game lasts longer than the reachable squares: a search that deep is exhaustive.
+        let exhaustive = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
+        let mut depth = 1;
+        let mut allowed = geo.all();
+        let mut slice = FIRST_PROOF_SLICE;
+        let mut searcher = Searcher::new(geo, &self.table, deadlines.budget(stop, 0));
+        loop {
+            if use_prover {
+                let budget =
+                    deadlines.budget(stop, slice.min(deadlines.nodes.saturating_sub(nodes)));
+                let mut prover = Prover::new(geo, &self.table, budget);
+                let result = prover.prove(pos);
+                nodes += prover.stats.nodes;
+                outcome.info.seldepth = outcome.info.seldepth.max(prover.seldepth);
+                if let Some((proof, best)) = result {
+                    return self.finish_proven(
+                        pos,
+                        proof,
+                        best,
+                        stop,
+                        &deadlines,
+                        nodes,
+                        outcome.info.seldepth,
+                        report,
+                    );
+                }
+                allowed = not_proven_losing(self, pos, safe);
+            }
+            let round_budget = if use_prover { slice / 3 } else { u64::MAX };
+            let round_start = nodes;
+            loop {
+                if depth > max_depth || stop.load(Ordering::Relaxed) || deadlines.past_hard() {
+                    break;
+                }
+                let left = deadlines
+                    .nodes
+                    .saturating_sub(nodes)
+                    .min(round_budget.saturating_sub(nodes - round_start));
+                searcher.set_budget(deadlines.budget(stop, left));
+                let before = searcher.nodes;
+                let iteration = searcher.iterate(pos, depth, allowed);
+                nodes += searcher.nodes - before;
+                outcome.info.seldepth = outcome.info.seldepth.max(searcher.seldepth);
+                let Some(it) = iteration else { break };
+                self.record_iteration(&mut outcome, &it, depth as u32, nodes, &deadlines);
+                report(&outcome.info);
+                depth += 1;
+                if (is_proven(it.score) && it.exact) || depth > exhaustive || deadlines.past_soft()
+                {
+                    return self.finish(outcome, nodes, &deadlines);
+                }
+            }
+            slice = slice.saturating_mul(4);
+            let out_of_nodes = nodes >= deadlines.nodes;
+            if depth > max_depth
+                || out_of_nodes
+                || stop.load(Ordering::Relaxed)
+                || deadlines.past_soft()
+                || deadlines.past_hard()
+            {
+                return self.finish(outcome, nodes, &deadlines);
+            }
+        }
+    }
+
+    fn record_iteration(
+        &self,
+        outcome: &mut SearchOutcome,
+        it: &Iteration,
+        depth: u32,
+        nodes: u64,
+        deadlines: &Deadlines,
+    ) {
+        let (score, bound) = root_score(it.score, it.exact);
+        if let Some(&first) = it.pv.first() {
+            outcome.best_move = Some(first);
+        }
+        outcome.info.depth = depth;
+        outcome.info.score = Some(score);
+        outcome.info.bound = bound;
+        outcome.info.pv = it.pv.clone();
+        outcome.info.nodes = nodes;
+        outcome.info.time = deadlines.started.elapsed();
+    }
+
+    fn finish(
+        &self,
+        mut outcome: SearchOutcome,
+        nodes: u64,
+        deadlines: &Deadlines,
+    ) -> SearchOutcome {
+        outcome.info.nodes = nodes;
+        outcome.info.time = deadlines.started.elapsed();
+        outcome
+    }
+
+    /// Ends a search whose root the proof search has decided: the principal
+    /// variation follows the proof to the end of the game.
+    #[allow(clippy::too_many_arguments)]
+    fn finish_proven<W: Word>(
+        &mut self,
+        pos: &Position<W>,
+        proof: Proof,
+        best: Option<Square>,
+        stop: &AtomicBool,
+        deadlines: &Deadlines,
+        nodes: u64,
+        seldepth: u32,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome {
+        let mut line_nodes = 0;
+        let pv = self.proof_line(pos, best, stop, &mut line_nodes);
+        let (score, bound) = match proof {
+            Proof::Win(n) => (Score::Mate(i32::from(n)), Bound::Lower),
+            Proof::Loss(n) => (Score::Mate(-i32::from(n)), Bound::Upper),
+        };
+        let info = SearchInfo {
+            depth: pv.len() as u32,
+            seldepth: seldepth.max(pv.len() as u32),
+            score: Some(score),
+            bound,
+            nodes: nodes + line_nodes,
+            time: deadlines.started.elapsed(),
+            hashfull: self.table.hashfull::<W>(),
+            pv: pv.clone(),
+        };
+        report(&info);
+        SearchOutcome {
+            best_move: pv.first().copied().or(best).or_else(|| pos.moves().first()),
+            info,
+        }
+    }
+}
+
+/// The safe root moves not yet proven to lose; all safe moves if every one loses.
+fn not_proven_losing<W: Word>(
+    engine: &Engine,
+    pos: &Position<W>,
+    safe: Bitboard<W>,
+) -> Bitboard<W> {
+    let geo = pos.geometry();
+    let mut allowed = geo.all();
+    for c in safe {
+        let child = pos.after(c);
+        let key = Key {
+            region: reachable_region(geo, child.open(), c),
+            snail: c,
+            side: child.side_to_move(),
+        };
+        let lost = engine
+            .table
+            .probe(key)
+            .and_then(|e| Proof::from_entry(&e))
+            .is_some_and(Proof::is_win);
+        if lost {
+            allowed.remove(c);
+        }
+    }
+    if (safe & allowed).is_empty() {
+        geo.all()
+    } else {
+        allowed
+    }
+}

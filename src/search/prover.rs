@@ -1,0 +1,448 @@
+//! The proof search: boolean alpha-beta that decides win or loss exactly.
+//!
+//! It plays the game in its reduced form. Stepping into the opponent's goal, or onto
+//! a square next to it, loses at once (the opponent steps in), so each player plays
+//! with those squares forbidden; a player left with no other move loses. A player
+//! whose turn starts next to their own goal wins by stepping in.
+//!
+//! At each node, in order of cost:
+//! 1. own goal next to the snail: win; no safe move: loss;
+//! 2. the transposition table, keyed on the reachable region;
+//! 3. exact matching tests on the region (sealed regions, and one-sided tests
+//!    when only one player's goal zone is reachable);
+//! 4. immediate wins: a move after which the opponent has no safe reply;
+//! 5. enhanced transposition cutoff: every child is looked up before any is searched;
+//! 6. the children, fewest safe replies for the opponent first.
+//!
+//! Results carry an upper bound on the number of plies to the end of the game
+//! under best play, propagated from the leaves.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::board::{Bitboard, Geometry, Player, Position, Square, Word};
+
+use super::matching::Matcher;
+use super::reduced::{Proof, forced_loss, is_one_piece, matching_verdict, reachable_region};
+use super::tt::{Key, Table};
+
+/// When a search must give up: the stop flag, a deadline, a node budget.
+pub struct Budget<'a> {
+    /// Set by another thread to stop the search.
+    pub stop: &'a AtomicBool,
+    /// Wall-clock limit.
+    pub deadline: Option<Instant>,
+    /// Node limit.
+    pub nodes: u64,
+}
+
+impl Budget<'_> {
+    /// Whether the search must stop now, having searched `nodes` nodes.
+    #[inline]
+    pub fn exhausted(&self, nodes: u64) -> bool {
+        nodes >= self.nodes
+            || self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Counters of a proof search, for tuning and for `solve` reports.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct ProverStats {
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Nodes answered by the transposition table.
+    pub table_hits: u64,
+    /// Nodes decided by a matching test.
+    pub matching_verdicts: u64,
+    /// Matching tests run.
+    pub matching_tests: u64,
+    /// Nodes decided by a child found in the table before searching (ETC).
+    pub etc_cutoffs: u64,
+    /// Nodes won by a move that leaves the opponent no safe reply.
+    pub immediate_wins: u64,
+    /// Child regions that needed a flood fill.
+    pub floods: u64,
+    /// Children skipped as mirror images at symmetric nodes.
+    pub mirror_skips: u64,
+    /// Nodes won by searching a child.
+    pub searched_wins: u64,
+    /// Nodes lost after searching every child.
+    pub searched_losses: u64,
+}
+
+/// One child in move ordering.
+#[derive(Clone, Copy)]
+struct Child<W: Word> {
+    square: Square,
+    /// Ordering key: fewer safe replies for the opponent first; `u32::MAX` = skip.
+    order: u32,
+    region: Bitboard<W>,
+    connected: bool,
+}
+
+/// A child's order key when it is known to lose for us, or is a mirror image.
+const SKIP: u32 = u32::MAX;
+
+/// The boolean proof search over positions stored in words `W`.
+pub struct Prover<'a, W: Word> {
+    geometry: &'static Geometry<W>,
+    table: &'a Table,
+    matcher: Matcher<W>,
+    budget: Budget<'a>,
+    /// Counters.
+    pub stats: ProverStats,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    aborted: bool,
+    /// Whether the processor has popcount and BMI instructions.
+    fast_cpu: bool,
+    /// Called about once a second with the counters so far.
+    progress: Option<&'a mut dyn FnMut(&ProverStats)>,
+    last_progress: Instant,
+}
+
+impl<'a, W: Word> Prover<'a, W> {
+    /// A prover for positions of `geometry`, using `table` and stopping per `budget`.
+    pub fn new(geometry: &'static Geometry<W>, table: &'a Table, budget: Budget<'a>) -> Self {
+        Prover {
+            geometry,
+            table,
+            matcher: Matcher::new(geometry),
+            budget,
+            stats: ProverStats::default(),
+            seldepth: 0,
+            aborted: false,
+            fast_cpu: has_fast_bit_instructions(),
+            progress: None,
+            last_progress: Instant::now(),
+        }
+    }
+
+    /// Reports the counters about once a second through `progress` during long proofs.
+    pub fn with_progress(mut self, progress: &'a mut dyn FnMut(&ProverStats)) -> Self {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Proves `position`: `Some((proof, move))`, the move winning for a win and the
+    /// most resisting one found for a loss; `None` if the budget ran out first.
+    pub fn prove(&mut self, position: &Position<W>) -> Option<(Proof, Option<Square>)> {
+        self.aborted = false;
+        if position.outcome().is_over() {
+            return None;
+        }
+        let region = reachable_region(self.geometry, position.open(), position.snail());
+        let connected = self.geometry.ring_connected(region, position.snail());
+        let (proof, best) = self.node(
+            position.open(),
+            position.snail(),
+            position.side_to_move(),
+            region,
+            connected,
+            false,
+            0,
+        )?;
+        let best = best.or_else(|| self.sealed_best(position, region, proof));
+        Some((proof, best))
+    }
+
+    /// A move for a result decided by the matching tests, which do not name one.
+    fn sealed_best(
+        &mut self,
+        pos: &Position<W>,
+        region: Bitboard<W>,
+        proof: Proof,
+    ) -> Option<Square> {
+        let side = pos.side_to_move();
+        let safe = pos.moves() - self.geometry.deadly(side);
+        if proof.is_win() {
+            if let Some(step) = self.matcher.winning_step(pos.snail(), region) {
+                if safe.contains(step) {
+                    return Some(step);
+                }
+            }
+        }
+        // Fall back to proving each child: the first one lost by the opponent wins.
+        let mut fallback = None;
+        for c in safe {
+            let child_region = self.geometry.flood(
+                self.geometry.neighbours(c),
+                region - Bitboard::from_square(c),
+            );
+            let open = pos.open() - Bitboard::from_square(c);
+            if let Some((child, _)) = self.node(open, c, !side, child_region, false, false, 1) {
+                if !child.is_win() {
+                    return Some(c);
+                }
+                fallback.get_or_insert(c);
+            }
+        }
+        fallback.or_else(|| pos.moves().first())
+    }
+
+    /// The region of child `c` of a node with region `region`, and whether it is
+    /// known to be one piece. If the parent's region is one piece, every piece left
+    /// after removing `c` touches `c`, so the child's region is the rest of it; only
+    /// otherwise does it take a flood fill. Squares around `c` that are connected
+    /// among themselves prove the child's region is one piece as well.
+    #[inline(always)]
+    fn child_region(
+        &mut self,
+        region: Bitboard<W>,
+        connected: bool,
+        c: Square,
+    ) -> (Bitboard<W>, bool) {
+        let geo = self.geometry;
+        let rest = region - Bitboard::from_square(c);
+        let child = if connected {
+            rest
+        } else {
+            self.stats.floods += 1;
+            geo.flood(geo.neighbours(c), rest)
+        };
+        (child, geo.ring_connected(child, c))
+    }
+
+    /// Whether the position is its own mirror image in the a1 diagonal.
+    #[inline]
+    fn is_symmetric(&self, snail: Square, region: Bitboard<W>) -> bool {
+        let geo = self.geometry;
+        geo.is_square() && geo.mirror_square(snail) == snail && geo.mirror(region) == region
+    }
+
+    /// One node of the proof search, compiled for the best instruction set the
+    /// processor has: the search counts squares constantly, and a popcount
+    /// instruction makes it much faster than the portable fallback.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn node(
+        &mut self,
+        open: Bitboard<W>,
+        snail: Square,
+        side: Player,
+        region: Bitboard<W>,
+        connected: bool,
+        probed: bool,
+        ply: u32,
+    ) -> Option<(Proof, Option<Square>)> {
+        #[cfg(target_arch = "x86_64")]
+        if self.fast_cpu {
+            // SAFETY: `fast_cpu` is set only when the processor reports these features.
+            return unsafe {
+                self.node_x86_64_v3(open, snail, side, region, connected, probed, ply)
+            };
+        }
+        self.node_body(open, snail, side, region, connected, probed, ply)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn node_x86_64_v3(
+        &mut self,
+        open: Bitboard<W>,
+        snail: Square,
+        side: Player,
+        region: Bitboard<W>,
+        connected: bool,
+        probed: bool,
+        ply: u32,
+    ) -> Option<(Proof, Option<Square>)> {
+        self.node_body(open, snail, side, region, connected, probed, ply)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn node_body(
+        &mut self,
+        open: Bitboard<W>,
+        snail: Square,
+        side: Player,
+        region: Bitboard<W>,
+        connected: bool,
+        probed: bool,
+        ply: u32,
+    ) -> Option<(Proof, Option<Square>)> {
+        self.stats.nodes += 1;
+        if self.stats.nodes & 1023 == 0 {
+            if self.budget.exhausted(self.stats.nodes) {
+                self.aborted = true;
+            }
+            if self.stats.nodes & 0xFFFF == 0 && self.last_progress.elapsed().as_secs() >= 1 {
+                if let Some(progress) = self.progress.as_mut() {
+                    progress(&self.stats);
+                }
+                self.last_progress = Instant::now();
+            }
+        }
+        if self.aborted {
+            return None;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let geo = self.geometry;
+        let size = geo.size();
+        let own_goal = size.goal(side);
+        let moves = geo.neighbours(snail) & open;
+        if moves.contains(own_goal) {
+            return Some((Proof::Win(1), Some(own_goal)));
+        }
+        let safe = moves - geo.deadly(side);
+        if safe.is_empty() {
+            let (plies, best) = forced_loss(self.geometry, moves, !side);
+            return Some((Proof::Loss(plies), best));
+        }
+        // Children, with immediate wins spotted on the way.
+        let opponent_deadly = geo.deadly(!side);
+        let mut children = [Child {
+            square: snail,
+            order: 0,
+            region: Bitboard::EMPTY,
+            connected: false,
+        }; 8];
+        let mut count = 0;
+        for c in safe {
+            let replies = geo.neighbours(c) & (open - opponent_deadly);
+            if replies.is_empty() {
+                self.stats.immediate_wins += 1;
+                let (plies, _) = forced_loss(geo, geo.neighbours(c) & open, side);
+                let proof = Proof::Win(1 + plies);
+                self.store(
+                    Key {
+                        region,
+                        snail,
+                        side,
+                    },
+                    proof,
+                    Some(c),
+                    self.stats.nodes,
+                );
+                return Some((proof, Some(c)));
+            }
+            children[count] = Child {
+                square: c,
+                order: replies.len() * 16 + (geo.neighbours(c) & open).len(),
+                region: Bitboard::EMPTY,
+                connected: false,
+            };
+            count += 1;
+        }
+        let key = Key {
+            region,
+            snail,
+            side,
+        };
+        // The parent's cutoff check has looked this position up already, unless a
+        // sibling searched since then may have stored it.
+        if !probed {
+            if let Some(entry) = self.table.probe(key) {
+                if let Some(proof) = Proof::from_entry(&entry) {
+                    self.stats.table_hits += 1;
+                    return Some((proof, entry.best));
+                }
+            }
+        }
+        let nodes_before = self.stats.nodes;
+        if let Some(proof) = matching_verdict(geo, &mut self.matcher, side, snail, region) {
+            self.stats.matching_verdicts += 1;
+            self.store(key, proof, None, nodes_before);
+            return Some((proof, None));
+        }
+
+        let children = &mut children[..count];
+        if self.is_symmetric(snail, region) {
+            for child in children.iter_mut() {
+                if geo.mirror_square(child.square) < child.square {
+                    child.order = SKIP;
+                    self.stats.mirror_skips += 1;
+                }
+            }
+        }
+
+        // Enhanced transposition cutoff: look every child up before searching any.
+        let connected = connected || {
+            self.stats.floods += 1;
+            is_one_piece(geo, region)
+        };
+        for child in children.iter_mut().filter(|c| c.order != SKIP) {
+            (child.region, child.connected) = self.child_region(region, connected, child.square);
+            self.table.prefetch(Key {
+                region: child.region,
+                snail: child.square,
+                side: !side,
+            });
+        }
+        let mut longest = 0u16;
+        for child in children.iter_mut().filter(|c| c.order != SKIP) {
+            let child_key = Key {
+                region: child.region,
+                snail: child.square,
+                side: !side,
+            };
+            match self
+                .table
+                .probe(child_key)
+                .and_then(|e| Proof::from_entry(&e))
+            {
+                Some(Proof::Loss(n)) => {
+                    self.stats.etc_cutoffs += 1;
+                    let proof = Proof::Win(n + 1);
+                    self.store(key, proof, Some(child.square), nodes_before);
+                    return Some((proof, Some(child.square)));
+                }
+                Some(Proof::Win(n)) => {
+                    longest = longest.max(n + 1);
+                    child.order = SKIP;
+                }
+                None => {}
+            }
+        }
+
+        children.sort_unstable_by_key(|c| c.order);
+        for (i, child) in children.iter().filter(|c| c.order != SKIP).enumerate() {
+            let c = child.square;
+            let child_open = open - Bitboard::from_square(c);
+            let (proof, _) = self.node(
+                child_open,
+                c,
+                !side,
+                child.region,
+                child.connected,
+                i == 0,
+                ply + 1,
+            )?;
+            match proof {
+                Proof::Loss(n) => {
+                    self.stats.searched_wins += 1;
+                    let proof = Proof::Win(n + 1);
+                    self.store(key, proof, Some(c), nodes_before);
+                    return Some((proof, Some(c)));
+                }
+                Proof::Win(n) => longest = longest.max(n + 1),
+            }
+        }
+        self.stats.searched_losses += 1;
+        let proof = Proof::Loss(longest);
+        self.store(key, proof, None, nodes_before);
+        Some((proof, None))
+    }
+
+    #[inline]
+    fn store(&self, key: Key<W>, proof: Proof, best: Option<Square>, nodes_before: u64) {
+        let work = 64 - (self.stats.nodes - nodes_before + 1).leading_zeros();
+        self.table.store(key, proof.entry(best, work as u8));
+    }
+}
+
+/// Whether the processor has the bit-manipulation instructions the fast path uses.
+fn has_fast_bit_instructions() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}

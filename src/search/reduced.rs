@@ -1,0 +1,134 @@
+//! The game in reduced form, shared by both searches.
+//!
+//! Stepping into the opponent's goal, or onto a square next to it, loses at once
+//! (the opponent steps in), so each player plays with those squares forbidden; a
+//! player left with no other move loses. Once a region reaches no goal zone the
+//! game is plain vertex geography, which maximum matchings decide exactly.
+
+use crate::board::{Bitboard, Geometry, Player, Square, Word};
+
+use super::matching::Matcher;
+use super::tt::{Entry, PROVEN, TtBound};
+
+/// Score of a win at the root position itself; a win in `n` plies scores `MATE - n`.
+pub const MATE: i16 = 30_000;
+/// Scores beyond ±`MATE_BOUND` are proven results.
+pub const MATE_BOUND: i16 = MATE - 512;
+
+/// A proven result for the side to move, with an upper bound on the game's length.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Proof {
+    /// The side to move wins within this many plies.
+    Win(u16),
+    /// The side to move loses, and the game lasts at most this many plies.
+    Loss(u16),
+}
+
+impl Proof {
+    /// Whether the side to move wins.
+    pub fn is_win(self) -> bool {
+        matches!(self, Proof::Win(_))
+    }
+
+    /// The table entry recording this proof.
+    pub fn entry(self, best: Option<Square>, work: u8) -> Entry {
+        let (score, bound) = match self {
+            Proof::Win(n) => (MATE - n as i16, TtBound::Lower),
+            Proof::Loss(n) => (-(MATE - n as i16), TtBound::Upper),
+        };
+        Entry {
+            best,
+            score,
+            bound,
+            draft: PROVEN,
+            work,
+        }
+    }
+
+    /// The proof a table entry holds, if it holds one.
+    pub fn from_entry(entry: &Entry) -> Option<Proof> {
+        if entry.draft != PROVEN && entry.score.abs() <= MATE_BOUND {
+            return None;
+        }
+        match entry.bound {
+            TtBound::Lower | TtBound::Exact if entry.score > MATE_BOUND => {
+                Some(Proof::Win((MATE - entry.score) as u16))
+            }
+            TtBound::Upper | TtBound::Exact if entry.score < -MATE_BOUND => {
+                Some(Proof::Loss((MATE + entry.score) as u16))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The reachable region of a position: open squares connected to the snail,
+/// goal corners excluded (the snail never passes through a goal).
+#[inline]
+pub fn reachable_region<W: Word>(
+    geometry: &Geometry<W>,
+    open: Bitboard<W>,
+    snail: Square,
+) -> Bitboard<W> {
+    geometry.flood(geometry.neighbours(snail), open - geometry.goals())
+}
+
+/// Whether a region is one king-connected piece.
+pub fn is_one_piece<W: Word>(geometry: &Geometry<W>, region: Bitboard<W>) -> bool {
+    region
+        .first()
+        .is_none_or(|first| geometry.flood(Bitboard::from_square(first), region) == region)
+}
+
+/// Loss distance when the side to move, the opponent of `winner`, has no safe
+/// move among `moves`: it steps next to the winner's goal (2 plies to the end),
+/// into the goal (1), or it has no move at all (0); with the move that lasts longest.
+#[inline]
+pub fn forced_loss<W: Word>(
+    geometry: &Geometry<W>,
+    moves: Bitboard<W>,
+    winner: Player,
+) -> (u16, Option<Square>) {
+    let goal = geometry.size().goal(winner);
+    if let Some(s) = (moves - Bitboard::from_square(goal)).first() {
+        (2, Some(s))
+    } else if moves.contains(goal) {
+        (1, Some(goal))
+    } else {
+        (0, None)
+    }
+}
+
+/// Exact verdicts from maximum matchings where they apply, with the region's size
+/// (plus a final step into a goal) bounding the rest of the game:
+/// - no goal zone reachable: plain geography, decided both ways;
+/// - only the mover's own zone reachable: the opponent never enters it, so the
+///   mover's matching replies are always safe, and a win by matching is a win;
+/// - only the opponent's zone reachable: the mover never enters it, so without it
+///   the opponent's matching replies are always safe, and a loss by matching is a loss.
+#[inline]
+pub fn matching_verdict<W: Word>(
+    geometry: &Geometry<W>,
+    matcher: &mut Matcher<W>,
+    side: Player,
+    snail: Square,
+    region: Bitboard<W>,
+) -> Option<Proof> {
+    let size = geometry.size();
+    let own_zone = geometry.neighbours(size.goal(side)) & region;
+    let opponent_zone = geometry.neighbours(size.goal(!side)) & region;
+    let plies = region.len() as u16 + 2;
+    match (own_zone.is_empty(), opponent_zone.is_empty()) {
+        (true, true) => Some(if matcher.covers_in_every_maximum(snail, region) {
+            Proof::Win(plies)
+        } else {
+            Proof::Loss(plies)
+        }),
+        (false, true) => matcher
+            .covers_in_every_maximum(snail, region)
+            .then_some(Proof::Win(plies)),
+        (true, false) => (!matcher.covers_in_every_maximum(snail, region - opponent_zone))
+            .then_some(Proof::Loss(plies)),
+        (false, false) => None,
+    }
+}

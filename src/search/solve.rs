@@ -1,0 +1,182 @@
+//! `solve`: proving a position, and following a proof to the end of the game.
+
+use std::sync::atomic::AtomicBool;
+
+use crate::board::{Bitboard, Position, Square, Word};
+
+use super::alphabeta::MAX_PLY;
+use super::engine::Engine;
+use super::go::Deadlines;
+use super::limits::Limits;
+use super::prover::{Budget, Prover, ProverStats};
+use super::reduced::{Proof, forced_loss, reachable_region};
+use super::report::{Bound, Score, SearchInfo, SolveOutcome, Verdict};
+use super::tt::Key;
+
+/// Node budget of one step of a principal variation: the table usually answers at once.
+const LINE_STEP_NODES: u64 = 200_000;
+/// Node budget of a whole principal variation.
+const LINE_NODES: u64 = 2_000_000;
+
+impl Engine {
+    pub(super) fn solve_in<W: Word>(
+        &mut self,
+        pos: &Position<W>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SolveOutcome {
+        let deadlines = Deadlines::new(self, pos, limits);
+        self.prepare_table::<W>();
+        self.table.new_search();
+        let geo = pos.geometry();
+        let started = deadlines.started;
+        let table = &self.table;
+        let mut progress = |stats: &ProverStats| {
+            report(&SearchInfo {
+                nodes: stats.nodes,
+                time: started.elapsed(),
+                hashfull: table.hashfull::<W>(),
+                ..SearchInfo::default()
+            });
+        };
+        let budget = Budget {
+            stop,
+            deadline: deadlines.hard,
+            nodes: deadlines.nodes,
+        };
+        let mut prover = Prover::new(geo, table, budget).with_progress(&mut progress);
+        let result = prover.prove(pos);
+        let (nodes, seldepth) = (prover.stats.nodes, prover.seldepth);
+        let mut info = SearchInfo {
+            seldepth,
+            nodes,
+            time: started.elapsed(),
+            hashfull: self.table.hashfull::<W>(),
+            ..SearchInfo::default()
+        };
+        let Some((proof, best)) = result else {
+            return SolveOutcome {
+                verdict: None,
+                best_move: None,
+                length: None,
+                info,
+            };
+        };
+        let mut line_nodes = 0;
+        let pv = self.proof_line(pos, best, stop, &mut line_nodes);
+        let (verdict, score, bound) = match proof {
+            Proof::Win(n) => (Verdict::Win, Score::Mate(i32::from(n)), Bound::Lower),
+            Proof::Loss(n) => (Verdict::Loss, Score::Mate(-i32::from(n)), Bound::Upper),
+        };
+        info.depth = pv.len() as u32;
+        info.score = Some(score);
+        info.bound = bound;
+        info.nodes += line_nodes;
+        info.time = started.elapsed();
+        info.pv = pv.clone();
+        report(&info);
+        SolveOutcome {
+            verdict: Some(verdict),
+            best_move: pv.first().copied().or(best),
+            length: None,
+            info,
+        }
+    }
+
+    /// A line from `pos` that follows a proof to the end of the game: the winner
+    /// plays proven winning moves (starting with `first` if given), the loser the
+    /// move whose proof allows the longest game. Stops early if a step cannot be
+    /// proven within its budget.
+    pub(super) fn proof_line<W: Word>(
+        &self,
+        pos: &Position<W>,
+        first: Option<Square>,
+        stop: &AtomicBool,
+        nodes: &mut u64,
+    ) -> Vec<Square> {
+        let geo = pos.geometry();
+        let mut line = Vec::new();
+        let mut p = *pos;
+        let mut hint = first;
+        while line.len() < MAX_PLY && !p.outcome().is_over() && *nodes < LINE_NODES {
+            let side = p.side_to_move();
+            let moves = p.moves();
+            let safe = moves - geo.deadly(side);
+            let next = if safe.is_empty() || moves.contains(geo.size().goal(side)) {
+                let goal = geo.size().goal(side);
+                if moves.contains(goal) {
+                    Some(goal)
+                } else {
+                    forced_loss(geo, moves, !side).1
+                }
+            } else {
+                match self.prove_step(&p, stop, nodes) {
+                    Some((Proof::Win(_), best)) => hint.filter(|h| safe.contains(*h)).or(best),
+                    Some((Proof::Loss(_), _)) => self.longest_resistance(&p, safe, stop, nodes),
+                    None => None,
+                }
+            };
+            hint = None;
+            let Some(mv) = next else { break };
+            line.push(mv);
+            p.play(mv);
+        }
+        line
+    }
+
+    /// The loser's move whose proof allows the longest game. Children already
+    /// proven in the table are compared first (the search leaves out children that
+    /// are mirror images of others, and does not need to prove them again); only if
+    /// none is there are the children proven one by one.
+    fn longest_resistance<W: Word>(
+        &self,
+        p: &Position<W>,
+        safe: Bitboard<W>,
+        stop: &AtomicBool,
+        nodes: &mut u64,
+    ) -> Option<Square> {
+        let geo = p.geometry();
+        let mut longest: Option<(u16, Square)> = None;
+        for c in safe {
+            let child = p.after(c);
+            let key = Key {
+                region: reachable_region(geo, child.open(), c),
+                snail: c,
+                side: child.side_to_move(),
+            };
+            if let Some(Proof::Win(n)) = self.table.probe(key).and_then(|e| Proof::from_entry(&e)) {
+                if longest.is_none_or(|(m, _)| n > m) {
+                    longest = Some((n, c));
+                }
+            }
+        }
+        if longest.is_none() {
+            for c in safe {
+                if let Some((Proof::Win(n), _)) = self.prove_step(&p.after(c), stop, nodes) {
+                    if longest.is_none_or(|(m, _)| n > m) {
+                        longest = Some((n, c));
+                    }
+                }
+            }
+        }
+        longest.map(|(_, c)| c)
+    }
+
+    fn prove_step<W: Word>(
+        &self,
+        pos: &Position<W>,
+        stop: &AtomicBool,
+        nodes: &mut u64,
+    ) -> Option<(Proof, Option<Square>)> {
+        let budget = Budget {
+            stop,
+            deadline: None,
+            nodes: LINE_STEP_NODES.min(LINE_NODES.saturating_sub(*nodes)),
+        };
+        let mut prover = Prover::new(pos.geometry(), &self.table, budget);
+        let result = prover.prove(pos);
+        *nodes += prover.stats.nodes;
+        result
+    }
+}

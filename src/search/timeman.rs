@@ -1,0 +1,114 @@
+//! Time management: how long one search may think.
+
+use std::time::Duration;
+
+use crate::board::Player;
+
+use super::limits::TimeControl;
+
+/// The time a search may use, from its start.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TimePlan {
+    /// Do not start new work after this much time.
+    pub soft: Option<Duration>,
+    /// Stop at once after this much time.
+    pub hard: Option<Duration>,
+}
+
+/// Stopping within a millisecond of the deadline leaves room to send the move.
+const MOVETIME_MARGIN: Duration = Duration::from_millis(1);
+
+/// Plans the time for a search by `side`.
+///
+/// `my_moves_left` is an upper bound on the moves `side` still has to play: no game
+/// outlasts the squares the snail can reach, so late in the game each move gets a
+/// larger share of the clock. `overhead` is kept in reserve per move for
+/// communication delays.
+pub fn plan(time: &TimeControl, side: Player, my_moves_left: u32, overhead: Duration) -> TimePlan {
+    match *time {
+        TimeControl::Unlimited => TimePlan {
+            soft: None,
+            hard: None,
+        },
+        TimeControl::MoveTime(t) => {
+            let hard = t.saturating_sub(MOVETIME_MARGIN).max(t / 2);
+            TimePlan {
+                soft: Some(hard),
+                hard: Some(hard),
+            }
+        }
+        TimeControl::Clock { moves_to_go, .. } => {
+            let (remaining, increment) = time
+                .clock_of(side)
+                .unwrap_or((Duration::ZERO, Duration::ZERO));
+            let usable = remaining.saturating_sub(overhead);
+            // Expect to play about as many more moves as half the reachable squares,
+            // but plan for at least a few, and never beyond a moves-to-go period.
+            let mut horizon = my_moves_left.clamp(1, 40).max(3);
+            if let Some(n) = moves_to_go {
+                horizon = horizon.min(n.max(1));
+            }
+            let share = usable / horizon + increment * 3 / 4;
+            let soft = share.min(usable / 2);
+            let hard = (share * 3).min(usable * 3 / 5).max(soft);
+            TimePlan {
+                soft: Some(soft),
+                hard: Some(hard),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(ms: u64, inc: u64) -> TimeControl {
+        TimeControl::Clock {
+            remaining: [Duration::from_millis(ms); 2],
+            increment: [Duration::from_millis(inc); 2],
+            moves_to_go: None,
+        }
+    }
+
+    #[test]
+    fn movetime_is_used_up_to_a_millisecond() {
+        let plan = plan(
+            &TimeControl::MoveTime(Duration::from_millis(100)),
+            Player::One,
+            20,
+            Duration::ZERO,
+        );
+        assert_eq!(plan.hard, Some(Duration::from_millis(99)));
+        assert_eq!(plan.soft, plan.hard);
+    }
+
+    #[test]
+    fn clocks_never_plan_beyond_the_remaining_time() {
+        for ms in [1, 10, 100, 1000, 60_000] {
+            for left in [1, 5, 20, 60] {
+                let p = plan(&clock(ms, 0), Player::Two, left, Duration::from_millis(10));
+                let hard = p.hard.unwrap();
+                assert!(
+                    hard <= Duration::from_millis(ms),
+                    "{ms} ms, {left} moves: {p:?}"
+                );
+                assert!(p.soft.unwrap() <= hard);
+            }
+        }
+    }
+
+    #[test]
+    fn late_in_the_game_a_move_gets_a_larger_share() {
+        let early = plan(&clock(10_000, 0), Player::One, 24, Duration::ZERO);
+        let late = plan(&clock(10_000, 0), Player::One, 4, Duration::ZERO);
+        assert!(late.soft > early.soft);
+    }
+
+    #[test]
+    fn increments_are_spent() {
+        let without = plan(&clock(1000, 0), Player::One, 20, Duration::ZERO);
+        let with = plan(&clock(1000, 100), Player::One, 20, Duration::ZERO);
+        assert!(with.soft > without.soft);
+    }
+}

@@ -1,0 +1,341 @@
+//! The transposition table, shared by the proof search and the scored search.
+//!
+//! Positions are keyed on the **reachable region**: the open squares the snail can
+//! still reach (goal corners excluded), plus the snail's square and the side to move.
+//! Squares the snail can never reach do not matter, so positions reached by different
+//! paths that cut off different parts of the board share one entry. The full key is
+//! stored, so a probe never returns another position's entry.
+//!
+//! ## Layout
+//! The table is an array of 64-byte lines (one cache line each). An entry is one or
+//! two key words (the region bits: one word for boards of up to 64 squares, two
+//! above) followed by one data word:
+//!
+//! | data bits | field |
+//! |---|---|
+//! | 0–6 | snail square (part of the key) |
+//! | 7 | side to move (part of the key) |
+//! | 8–15 | best move: square index + 1, 0 for none |
+//! | 16–31 | score, `i16`, relative to this position |
+//! | 32–33 | bound: 0 empty, 1 lower, 2 upper, 3 exact |
+//! | 34–41 | draft: search depth in plies; 255 for proven results |
+//! | 42–47 | generation of the search that wrote it |
+//! | 48–53 | work: log2 of the nodes searched below it |
+//!
+//! A line holds four entries of 16 bytes for 64-bit boards, or two of 24 bytes for
+//! larger ones. Each key word is stored XOR-ed with a hash of the data word, so an
+//! entry torn by two threads writing at once fails verification instead of
+//! returning a wrong result. Replacement keeps the entry with the most work behind
+//! it, preferring to evict entries of earlier searches.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::board::{Bitboard, Player, Square, Word};
+
+/// Draft of an entry whose score is a proven bound, valid at any depth.
+pub const PROVEN: u8 = u8::MAX;
+
+/// How a stored score relates to the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TtBound {
+    /// True value ≥ score.
+    Lower = 1,
+    /// True value ≤ score.
+    Upper = 2,
+    /// True value = score.
+    Exact = 3,
+}
+
+/// The lookup key of a position: reachable region, snail square, side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Key<W: Word> {
+    /// Open squares reachable from the snail, goal corners excluded.
+    pub region: Bitboard<W>,
+    /// The snail's square.
+    pub snail: Square,
+    /// The side to move.
+    pub side: Player,
+}
+
+impl<W: Word> Key<W> {
+    #[inline(always)]
+    fn extra(self) -> u64 {
+        u64::from(self.snail.index()) | ((self.side.index() as u64) << 7)
+    }
+
+    #[inline(always)]
+    fn hash(self) -> u64 {
+        let wide = self.region.0.to_u128();
+        let mut h = (wide as u64) ^ ((wide >> 64) as u64).rotate_left(29) ^ (self.extra() << 56);
+        h ^= self.extra().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        h ^ (h >> 32)
+    }
+}
+
+/// A decoded table entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// Best move found, if any.
+    pub best: Option<Square>,
+    /// Score relative to the position (mate scores as distance from it).
+    pub score: i16,
+    /// How the score bounds the true value.
+    pub bound: TtBound,
+    /// Depth searched, or [`PROVEN`].
+    pub draft: u8,
+    /// log2 of the nodes searched below the entry.
+    pub work: u8,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Line([AtomicU64; 8]);
+
+/// The transposition table.
+pub struct Table {
+    lines: Vec<Line>,
+    generation: u8,
+}
+
+#[inline(always)]
+fn mix(data: u64) -> u64 {
+    data.wrapping_mul(0x9FB2_1C65_1E98_DF25) ^ (data >> 29)
+}
+
+#[inline(always)]
+fn key_words<W: Word>() -> usize {
+    if W::BITS <= 64 { 1 } else { 2 }
+}
+
+impl Table {
+    /// A table of about `megabytes` MiB (at least one line).
+    pub fn new(megabytes: usize) -> Table {
+        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Line>();
+        let mut lines = Vec::with_capacity(count);
+        lines.resize_with(count.max(1), Line::default);
+        Table {
+            lines,
+            generation: 0,
+        }
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        for line in &self.lines {
+            for word in &line.0 {
+                word.store(0, Relaxed);
+            }
+        }
+        self.generation = 0;
+    }
+
+    /// Starts a new search: older entries become the first to be replaced.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    #[inline(always)]
+    fn line<W: Word>(&self, key: Key<W>) -> &Line {
+        let index = (u128::from(key.hash()) * self.lines.len() as u128) >> 64;
+        &self.lines[index as usize]
+    }
+
+    /// Hints the processor to load the line of `key`.
+    #[inline(always)]
+    pub fn prefetch<W: Word>(&self, key: Key<W>) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let line: *const Line = self.line(key);
+            // SAFETY: prefetching is a hint without side effects on any address;
+            // here the address is a valid line of the table anyway.
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                    line.cast::<i8>(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe<W: Word>(&self, key: Key<W>) -> Option<Entry> {
+        let line = &self.line(key).0;
+        let stride = key_words::<W>() + 1;
+        let wide = key.region.0.to_u128();
+        let (lo, hi) = (wide as u64, (wide >> 64) as u64);
+        for slot in (0..8 / stride).map(|i| i * stride) {
+            let data = line[slot + stride - 1].load(Relaxed);
+            if data & 0xFF != key.extra() || (data >> 32) & 3 == 0 {
+                continue;
+            }
+            let m = mix(data);
+            if line[slot].load(Relaxed) ^ m != lo {
+                continue;
+            }
+            if stride == 3 && line[slot + 1].load(Relaxed) ^ m != hi {
+                continue;
+            }
+            return Some(decode(data));
+        }
+        None
+    }
+
+    /// Stores an entry for `key`, replacing the least valuable entry of its line.
+    #[inline]
+    pub fn store<W: Word>(&self, key: Key<W>, entry: Entry) {
+        let line = &self.line(key).0;
+        let stride = key_words::<W>() + 1;
+        let wide = key.region.0.to_u128();
+        let (lo, hi) = (wide as u64, (wide >> 64) as u64);
+        let mut victim = 0;
+        let mut victim_value = i32::MAX;
+        for slot in (0..8 / stride).map(|i| i * stride) {
+            let data = line[slot + stride - 1].load(Relaxed);
+            let m = mix(data);
+            let same = data & 0xFF == key.extra()
+                && line[slot].load(Relaxed) ^ m == lo
+                && (stride == 2 || line[slot + 1].load(Relaxed) ^ m == hi);
+            if same || (data >> 32) & 3 == 0 {
+                victim = slot;
+                break;
+            }
+            let age_bonus = if (data >> 42) as u8 & 63 == self.generation {
+                64
+            } else {
+                0
+            };
+            let value = ((data >> 48) & 63) as i32 + age_bonus;
+            if value < victim_value {
+                victim_value = value;
+                victim = slot;
+            }
+        }
+        let data = encode(key.extra(), entry, self.generation);
+        let m = mix(data);
+        line[victim + stride - 1].store(data, Relaxed);
+        line[victim].store(lo ^ m, Relaxed);
+        if stride == 3 {
+            line[victim + 1].store(hi ^ m, Relaxed);
+        }
+    }
+
+    /// Entries written by the current search, in parts per thousand, sampled from
+    /// the first lines of a table holding positions stored in words `W`.
+    pub fn hashfull<W: Word>(&self) -> u32 {
+        let stride = key_words::<W>() + 1;
+        let sample = self.lines.len().min(1000);
+        let mut used = 0;
+        for line in &self.lines[..sample] {
+            for slot in (0..8 / stride).map(|i| i * stride) {
+                let data = line.0[slot + stride - 1].load(Relaxed);
+                if (data >> 32) & 3 != 0 && (data >> 42) as u8 & 63 == self.generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * (8 / stride)).max(1)) as u32
+    }
+}
+
+#[inline(always)]
+fn encode(extra: u64, entry: Entry, generation: u8) -> u64 {
+    let best = entry.best.map_or(0, |s| u64::from(s.index()) + 1);
+    extra
+        | (best << 8)
+        | (u64::from(entry.score as u16) << 16)
+        | ((entry.bound as u64) << 32)
+        | (u64::from(entry.draft) << 34)
+        | (u64::from(generation & 63) << 42)
+        | (u64::from(entry.work.min(63)) << 48)
+}
+
+#[inline(always)]
+fn decode(data: u64) -> Entry {
+    let best = ((data >> 8) & 0xFF) as u8;
+    Entry {
+        best: (best != 0).then(|| Square::from_index(best - 1)),
+        score: (data >> 16) as u16 as i16,
+        bound: match (data >> 32) & 3 {
+            1 => TtBound::Lower,
+            2 => TtBound::Upper,
+            _ => TtBound::Exact,
+        },
+        draft: ((data >> 34) & 0xFF) as u8,
+        work: ((data >> 48) & 63) as u8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key<W: Word>(bits: u128, snail: u8, side: Player) -> Key<W> {
+        Key {
+            region: Bitboard(W::from_u128(bits)),
+            snail: Square::from_index(snail),
+            side,
+        }
+    }
+
+    fn entry(score: i16, work: u8) -> Entry {
+        Entry {
+            best: Some(Square::from_index(17)),
+            score,
+            bound: TtBound::Lower,
+            draft: PROVEN,
+            work,
+        }
+    }
+
+    fn round_trip<W: Word>(bits: u128) {
+        let table = Table::new(1);
+        let k = key::<W>(bits, 24, Player::Two);
+        assert_eq!(table.probe(k), None);
+        table.store(k, entry(-29_000, 9));
+        assert_eq!(table.probe(k), Some(entry(-29_000, 9)));
+        // Same region, different snail or side: a different position.
+        assert_eq!(table.probe(key::<W>(bits, 25, Player::Two)), None);
+        assert_eq!(table.probe(key::<W>(bits, 24, Player::One)), None);
+        assert_eq!(table.probe(key::<W>(bits ^ 1, 24, Player::Two)), None);
+    }
+
+    #[test]
+    fn entries_round_trip_for_both_words() {
+        round_trip::<u64>(0x1_2345_6789_ABCD);
+        round_trip::<u128>(0x1_0000_0000_0000_0000_0000_0000_0042);
+    }
+
+    #[test]
+    fn a_full_line_evicts_the_least_work() {
+        let table = Table::new(1);
+        // One line only holds four narrow entries; store many, most valuable survive.
+        let mut kept = 0;
+        for i in 0..20_000u128 {
+            table.store(
+                key::<u64>(i, 3, Player::One),
+                entry(i as i16, (i % 50) as u8),
+            );
+        }
+        for i in 0..20_000u128 {
+            if let Some(e) = table.probe(key::<u64>(i, 3, Player::One)) {
+                assert_eq!(e.score, i as i16);
+                kept += 1;
+            }
+        }
+        assert!(kept > 10_000, "most entries fit in 1 MiB, kept {kept}");
+        let full = table.hashfull::<u64>();
+        assert!((200..450).contains(&full), "20000 of 65536 slots: {full}");
+    }
+
+    #[test]
+    fn clear_empties_the_table() {
+        let mut table = Table::new(1);
+        let k = key::<u64>(99, 5, Player::One);
+        table.store(k, entry(7, 1));
+        table.clear();
+        assert_eq!(table.probe(k), None);
+    }
+}
