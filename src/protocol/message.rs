@@ -372,8 +372,10 @@ impl fmt::Display for Message {
         match self {
             SetOption { name, value } => {
                 write!(f, " name {}", OneLine(name))?;
-                if let Some(value) = value {
-                    write!(f, " value {}", OneLine(value))?;
+                match value.as_deref() {
+                    Some("") => f.write_str(" value")?,
+                    Some(value) => write!(f, " value {}", OneLine(value))?,
+                    None => {}
                 }
                 Ok(())
             }

@@ -33,6 +33,7 @@ const CANONICAL: &[&str] = &[
     "setoption name Move Overhead value 30",
     "setoption name Book File value /tmp/my  book.txt",
     "setoption name Clear Hash",
+    "setoption name Book File value",
     "newgame",
     "newgame size 9x7",
     "newgame size 7x7 start e5",
