@@ -75,9 +75,9 @@ pub fn engine_main() -> ExitCode {
     let cli = EngineCli::parse();
     let result = match cli.command {
         Some(EngineCommand::Perft(args)) => perft::run(&args),
+        Some(EngineCommand::Play(args)) => play::run(&args),
         Some(EngineCommand::Solve(args)) => search::solve(&args),
         Some(EngineCommand::Bench(args)) => search::bench(&args),
-        Some(EngineCommand::Play(args)) => play::run(&args),
         None => {
             crate::protocol::serve(std::io::stdin(), std::io::stdout());
             Ok(())

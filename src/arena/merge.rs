@@ -1,0 +1,68 @@
+//! `merge`: combines the results of shards (JSON summaries or state files) of one schedule.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::game::GameReport;
+use super::schedule::Shard;
+use super::settings::Settings;
+use super::state::read_state;
+use super::summary::Summary;
+
+/// The settings and games of one result file: a JSON summary or a state file.
+pub fn read_results(path: &Path) -> Result<(Settings, Vec<GameReport>), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        format!(
+            "{}: cannot read it ({e}); expected a JSON summary or a state file",
+            path.display()
+        )
+    })?;
+    if let Ok(summary) = serde_json::from_str::<Summary>(&text) {
+        return Ok((summary.settings, summary.games));
+    }
+    read_state(path)
+        .map(|(settings, games, _)| (settings, games))
+        .map_err(|_| {
+            format!(
+                "{}: neither a JSON summary (--json) nor a state file (--state) of slimetrail-arena",
+                path.display()
+            )
+        })
+}
+
+/// Combines result files of the same schedule: the settings of the whole schedule and every game once.
+pub fn merge(paths: &[PathBuf]) -> Result<(Settings, Vec<GameReport>), String> {
+    let Some(first) = paths.first() else {
+        return Err("merge: no files given; expected one or more result files".to_string());
+    };
+    let (mut settings, _) = read_results(first)?;
+    let mut games: BTreeMap<usize, (GameReport, &Path)> = BTreeMap::new();
+    for path in paths {
+        let (other, reports) = read_results(path)?;
+        if let Some(why) = settings.schedule_mismatch(&other) {
+            return Err(format!(
+                "merge: {} and {} come from different schedules ({why}); expected shards of one tournament",
+                first.display(),
+                path.display()
+            ));
+        }
+        for report in reports {
+            match games.get(&report.number) {
+                Some((seen, from)) if *seen != report => {
+                    return Err(format!(
+                        "merge: game {} differs between {} and {}; expected each game to be played once",
+                        report.number + 1,
+                        from.display(),
+                        path.display()
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    games.insert(report.number, (report, path));
+                }
+            }
+        }
+    }
+    settings.shard = Shard::WHOLE;
+    Ok((settings, games.into_values().map(|(g, _)| g).collect()))
+}

@@ -1,0 +1,428 @@
+//! Openings: where each game pair starts.
+//!
+//! Either random openings of K plies from a seed, which never end the game and never
+//! step next to a goal, or a file with one opening per line: a position string, a move
+//! list from the start position, or a position string followed by moves.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Bitboard, Position, Square};
+use crate::rng::Rng;
+
+/// Nodes the random-opening search may visit before giving up.
+const RANDOM_OPENING_BUDGET: u64 = 200_000;
+
+/// One opening: a starting position and the moves played from it before the engines take over.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Opening {
+    /// The position the game record starts from.
+    pub start: Position,
+    /// Moves already played, by their destination squares.
+    pub moves: Vec<Square>,
+}
+
+impl Opening {
+    /// The position after the opening moves.
+    pub fn position(&self) -> Position {
+        let mut pos = self.start;
+        for &sq in &self.moves {
+            pos.play(sq);
+        }
+        pos
+    }
+
+    /// The opening moves as text, such as `c3 b3`, or `-` when there are none.
+    pub fn describe(&self) -> String {
+        if self.moves.is_empty() {
+            "-".to_string()
+        } else {
+            let names: Vec<String> = self.moves.iter().map(|&m| self.start.name(m)).collect();
+            names.join(" ")
+        }
+    }
+}
+
+/// In which order the lines of an opening file are used.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum OpeningOrder {
+    /// Line by line, starting over at the end.
+    Sequential,
+    /// Shuffled once from the seed, then in that order.
+    Random,
+}
+
+/// Where openings come from, as given on the command line.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum OpeningSpec {
+    /// `random:K`: K random plies from the start position.
+    Random {
+        /// Plies per opening.
+        plies: usize,
+    },
+    /// `file=PATH [order=sequential|random]`.
+    File {
+        /// The opening file.
+        path: PathBuf,
+        /// The order of its lines.
+        order: OpeningOrder,
+    },
+}
+
+impl OpeningSpec {
+    /// Reads the words after `--openings`.
+    pub fn parse(words: &[String]) -> Result<OpeningSpec, String> {
+        const EXPECTED: &str =
+            "expected `--openings random:K` or `--openings file=PATH [order=sequential|random]`";
+        let mut path = None;
+        let mut order = OpeningOrder::Sequential;
+        for word in words {
+            if let Some(k) = word.strip_prefix("random:") {
+                if words.len() != 1 {
+                    return Err(format!("--openings {}: {EXPECTED}", words.join(" ")));
+                }
+                let plies = k.parse::<usize>().map_err(|_| {
+                    format!("--openings {word}: expected a number of plies such as random:4")
+                })?;
+                return Ok(OpeningSpec::Random { plies });
+            } else if let Some(p) = word.strip_prefix("file=") {
+                if p.is_empty() {
+                    return Err(format!(
+                        "--openings {word}: expected a file path after file="
+                    ));
+                }
+                path = Some(PathBuf::from(p));
+            } else if let Some(o) = word.strip_prefix("order=") {
+                order = match o {
+                    "sequential" => OpeningOrder::Sequential,
+                    "random" => OpeningOrder::Random,
+                    _ => {
+                        return Err(format!(
+                            "--openings {word}: expected order=sequential or order=random"
+                        ));
+                    }
+                };
+            } else {
+                return Err(format!("--openings {word}: {EXPECTED}"));
+            }
+        }
+        match path {
+            Some(path) => Ok(OpeningSpec::File { path, order }),
+            None => Err(format!("--openings {}: {EXPECTED}", words.join(" "))),
+        }
+    }
+}
+
+/// The openings of a tournament, ready to hand out by pair number.
+#[derive(Clone, Debug)]
+pub enum OpeningBook {
+    /// Random openings generated on demand from the seed and the pair number.
+    Random {
+        /// The start position.
+        start: Position,
+        /// Plies per opening.
+        plies: usize,
+        /// The tournament seed.
+        seed: u64,
+    },
+    /// Openings read from a file, in the order they are handed out.
+    List(Vec<Opening>),
+}
+
+impl OpeningBook {
+    /// Prepares the openings; checks that random openings exist and that every file line is valid.
+    pub fn new(spec: &OpeningSpec, start: Position, seed: u64) -> Result<OpeningBook, String> {
+        match spec {
+            OpeningSpec::Random { plies } => {
+                random_opening(start, *plies, &mut Rng::new(seed)).ok_or_else(|| {
+                    format!(
+                        "--openings random:{plies}: no opening of {plies} plies from {start} avoids ending the game and stepping next to a goal; expected fewer plies"
+                    )
+                })?;
+                Ok(OpeningBook::Random {
+                    start,
+                    plies: *plies,
+                    seed,
+                })
+            }
+            OpeningSpec::File { path, order } => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    format!(
+                        "--openings file={}: cannot read it ({e}); expected a readable text file",
+                        path.display()
+                    )
+                })?;
+                let mut list = parse_opening_lines(&text, start, path)?;
+                if *order == OpeningOrder::Random {
+                    shuffle(&mut list, &mut Rng::new(seed ^ 0x0BE7_1265));
+                }
+                Ok(OpeningBook::List(list))
+            }
+        }
+    }
+
+    /// The opening of game pair number `pair` (counted from zero over the whole schedule).
+    pub fn for_pair(&self, pair: usize) -> Opening {
+        match self {
+            OpeningBook::Random { start, plies, seed } => {
+                let mut rng =
+                    Rng::new(seed ^ (pair as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                // Checked in `new` that such openings exist from this start.
+                random_opening(*start, *plies, &mut rng).unwrap_or(Opening {
+                    start: *start,
+                    moves: Vec::new(),
+                })
+            }
+            OpeningBook::List(list) => list[pair % list.len()].clone(),
+        }
+    }
+}
+
+/// Reads an opening file: one opening per line; blank lines and `#` comments are skipped.
+pub fn parse_opening_lines(
+    text: &str,
+    start: Position,
+    path: &Path,
+) -> Result<Vec<Opening>, String> {
+    let mut list = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = || format!("--openings file={} line {}", path.display(), i + 1);
+        let words: Vec<&str> = line
+            .split([' ', '\t', ','])
+            .filter(|w| !w.is_empty())
+            .collect();
+        let Some(first_word) = words.first() else {
+            continue;
+        };
+        let (first, moves) = if first_word.contains('/') {
+            let text = words[..2.min(words.len())].join(" ");
+            let pos: Position = text.parse().map_err(|e| format!("{}: {e}", at()))?;
+            (pos, &words[2.min(words.len())..])
+        } else {
+            (start, &words[..])
+        };
+        let mut pos = first;
+        let mut squares = Vec::new();
+        for word in moves {
+            let sq = pos.parse_move(word).map_err(|e| {
+                format!(
+                    "{}: move `{word}`: {e}; expected a legal move list such as `c3 b3`",
+                    at()
+                )
+            })?;
+            pos.play(sq);
+            squares.push(sq);
+        }
+        if pos.outcome().is_over() {
+            return Err(format!(
+                "{}: the opening `{line}` ends the game; expected an opening that leaves a move to play",
+                at()
+            ));
+        }
+        list.push(Opening {
+            start: first,
+            moves: squares,
+        });
+    }
+    if list.is_empty() {
+        return Err(format!(
+            "--openings file={}: no openings in it; expected one position string or move list per line",
+            path.display()
+        ));
+    }
+    Ok(list)
+}
+
+/// Fisher–Yates shuffle driven by `rng`.
+fn shuffle<T>(items: &mut [T], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// K random plies that never end the game and never step onto or next to a goal.
+///
+/// Depth-first with random move order, so it backtracks out of dead ends; `None` when
+/// no such opening exists (or the search budget runs out).
+pub fn random_opening(start: Position, plies: usize, rng: &mut Rng) -> Option<Opening> {
+    let geometry = start.geometry();
+    let near_goals = geometry.dilate(geometry.goals());
+    let mut moves = Vec::with_capacity(plies);
+    let mut budget = RANDOM_OPENING_BUDGET;
+    if start.outcome().is_over() {
+        return None;
+    }
+    fn search(
+        pos: Position,
+        left: usize,
+        near_goals: Bitboard,
+        rng: &mut Rng,
+        moves: &mut Vec<Square>,
+        budget: &mut u64,
+    ) -> bool {
+        if left == 0 {
+            return true;
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let mut candidates: Vec<Square> = (pos.moves() - near_goals)
+            .iter()
+            .filter(|&sq| !pos.after(sq).outcome().is_over())
+            .collect();
+        shuffle(&mut candidates, rng);
+        for sq in candidates {
+            moves.push(sq);
+            if search(pos.after(sq), left - 1, near_goals, rng, moves, budget) {
+                return true;
+            }
+            moves.pop();
+        }
+        false
+    }
+    search(start, plies, near_goals, rng, &mut moves, &mut budget)
+        .then_some(Opening { start, moves })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Player, Size};
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn random_openings_are_reproducible_and_keep_away_from_goals() {
+        let start = Position::start(Size::DEFAULT);
+        let book = OpeningBook::new(&OpeningSpec::Random { plies: 6 }, start, 42).unwrap();
+        let again = OpeningBook::new(&OpeningSpec::Random { plies: 6 }, start, 42).unwrap();
+        let other = OpeningBook::new(&OpeningSpec::Random { plies: 6 }, start, 43).unwrap();
+        let mut distinct = std::collections::HashSet::new();
+        let mut differs = false;
+        for pair in 0..50 {
+            let opening = book.for_pair(pair);
+            assert_eq!(opening, again.for_pair(pair));
+            differs |= opening != other.for_pair(pair);
+            assert_eq!(opening.moves.len(), 6);
+            let mut pos = opening.start;
+            for &sq in &opening.moves {
+                pos.play(sq);
+                assert!(
+                    !pos.outcome().is_over(),
+                    "opening {} ends the game",
+                    opening.describe()
+                );
+                let size = pos.size();
+                for goal in [size.goal(Player::One), size.goal(Player::Two)] {
+                    assert!(
+                        sq != goal && !size.adjacent(sq, goal),
+                        "{} steps next to a goal",
+                        opening.describe()
+                    );
+                }
+            }
+            distinct.insert(opening.describe());
+        }
+        assert!(differs, "another seed should give other openings");
+        assert!(
+            distinct.len() > 30,
+            "only {} distinct openings",
+            distinct.len()
+        );
+    }
+
+    #[test]
+    fn impossible_random_openings_are_an_error() {
+        let start = Position::start(Size::new(3, 3).unwrap());
+        let e = OpeningBook::new(&OpeningSpec::Random { plies: 3 }, start, 1).unwrap_err();
+        assert!(
+            e.contains("random:3") && e.contains("expected fewer plies"),
+            "{e}"
+        );
+        // Zero plies is always possible.
+        assert!(OpeningBook::new(&OpeningSpec::Random { plies: 0 }, start, 1).is_ok());
+    }
+
+    #[test]
+    fn opening_lines_accept_position_strings_and_move_lists() {
+        let start = Position::start(Size::DEFAULT);
+        let text =
+            "# comment\n\n , \nc3 b3\n7/7/7/3s3/7/7/7 1\n7/7/7/3s3/7/7/7 1 e5 f5\n5/5/2s2/5/5 2\n";
+        let list = parse_opening_lines(text, start, Path::new("o.txt")).unwrap();
+        assert_eq!(list.len(), 4);
+        assert_eq!(list[0].describe(), "c3 b3");
+        assert_eq!(list[0].position().to_string(), "7/7/7/3x3/1sx4/7/7 1");
+        assert_eq!(list[1].describe(), "-");
+        assert_eq!(list[2].describe(), "e5 f5");
+        assert_eq!(list[3].start.size(), Size::new(5, 5).unwrap());
+    }
+
+    #[test]
+    fn bad_opening_lines_name_the_line_and_the_problem() {
+        let start = Position::start(Size::DEFAULT);
+        let err = |text: &str| parse_opening_lines(text, start, Path::new("o.txt")).unwrap_err();
+        let e = err("c3\nc3 d4\n");
+        assert!(e.contains("line 2") && e.contains("d4 is slimed"), "{e}");
+        let e = err("7/7/7/3s3/7/7/7 3\n");
+        assert!(e.contains("line 1"), "{e}");
+        let e = err("c3 b2 a1\n");
+        assert!(e.contains("ends the game"), "{e}");
+        let e = err("# nothing\n");
+        assert!(e.contains("no openings"), "{e}");
+    }
+
+    #[test]
+    fn file_openings_cycle_in_order_or_shuffled() {
+        let dir = std::env::temp_dir().join(format!("slimetrail-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.txt");
+        std::fs::write(&path, "c3\nc4\nc5\nd5\ne5\ne4\ne3\nd3\n").unwrap();
+        let start = Position::start(Size::DEFAULT);
+        let spec = OpeningSpec::parse(&words(&format!("file={}", path.display()))).unwrap();
+        let book = OpeningBook::new(&spec, start, 1).unwrap();
+        let order: Vec<String> = (0..9).map(|p| book.for_pair(p).describe()).collect();
+        assert_eq!(order[..3], ["c3", "c4", "c5"]);
+        assert_eq!(order[8], "c3");
+        let spec =
+            OpeningSpec::parse(&words(&format!("file={} order=random", path.display()))).unwrap();
+        let shuffled = OpeningBook::new(&spec, start, 1).unwrap();
+        let mixed: Vec<String> = (0..8).map(|p| shuffled.for_pair(p).describe()).collect();
+        assert_ne!(mixed, order[..8]);
+        let mut sorted = mixed.clone();
+        sorted.sort();
+        let mut expected = order[..8].to_vec();
+        expected.sort();
+        assert_eq!(sorted, expected);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn opening_arguments_are_checked() {
+        assert_eq!(
+            OpeningSpec::parse(&words("random:4")).unwrap(),
+            OpeningSpec::Random { plies: 4 }
+        );
+        for bad in [
+            "random:x",
+            "file=",
+            "order=random",
+            "file=a order=up",
+            "book.txt",
+        ] {
+            let e = OpeningSpec::parse(&words(bad)).unwrap_err();
+            assert!(
+                e.contains("--openings") && e.contains("expected"),
+                "{bad}: {e}"
+            );
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! The schedule: which engines meet in which game, in a fixed order.
+//!
+//! A round is one game pair for every pairing; the two games of a pair start from the
+//! same opening with colours swapped. Game and pair numbers are global and never
+//! depend on concurrency, shards or resumption, so a schedule can be split and resumed.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// How engines are paired.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub enum Format {
+    /// Every engine against every other.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Format, String> {
+        match text {
+            "round-robin" => Ok(Format::RoundRobin),
+            "gauntlet" => Ok(Format::Gauntlet),
+            _ => Err(format!(
+                "`{text}` is not a tournament format: expected round-robin or gauntlet"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+        })
+    }
+}
+
+/// The K-th of N shares of a schedule (`--shard K/N`, K from 1).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which share, from 1 to `count`.
+    pub index: usize,
+    /// How many shares.
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole schedule.
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Whether game pair number `pair` belongs to this share (pairs are never split).
+    pub fn owns(self, pair: usize) -> bool {
+        pair % self.count == self.index - 1
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let expected = "expected K/N with 1 <= K <= N, such as 2/8";
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("`{text}` is not a shard: {expected}"))?;
+        let k: usize = k
+            .parse()
+            .map_err(|_| format!("`{text}` is not a shard: {expected}"))?;
+        let n: usize = n
+            .parse()
+            .map_err(|_| format!("`{text}` is not a shard: {expected}"))?;
+        if n == 0 || k == 0 || k > n {
+            return Err(format!("shard {text} is out of range: {expected}"));
+        }
+        Ok(Shard { index: k, count: n })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// One game of the schedule.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ScheduledGame {
+    /// Global game number, from 0.
+    pub number: usize,
+    /// Round, from 1.
+    pub round: usize,
+    /// Global pair number, from 0: picks the opening.
+    pub pair: usize,
+    /// Engine indices of player 1 and player 2.
+    pub engines: [usize; 2],
+}
+
+/// The pairings of `engines` engines under `format`, as (first, second) engine indices.
+pub fn pairings(engines: usize, format: Format) -> Vec<(usize, usize)> {
+    match format {
+        Format::RoundRobin => (0..engines)
+            .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
+            .collect(),
+        Format::Gauntlet => (1..engines).map(|b| (0, b)).collect(),
+    }
+}
+
+/// Every game of the tournament that belongs to `shard`, in playing order.
+pub fn schedule(engines: usize, format: Format, rounds: usize, shard: Shard) -> Vec<ScheduledGame> {
+    let pairings = pairings(engines, format);
+    let mut games = Vec::new();
+    for round in 0..rounds {
+        for (k, &(a, b)) in pairings.iter().enumerate() {
+            let pair = round * pairings.len() + k;
+            if !shard.owns(pair) {
+                continue;
+            }
+            for (i, engines) in [[a, b], [b, a]].into_iter().enumerate() {
+                games.push(ScheduledGame {
+                    number: 2 * pair + i,
+                    round: round + 1,
+                    pair,
+                    engines,
+                });
+            }
+        }
+    }
+    games
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_pairs_everyone_with_colours_swapped() {
+        let games = schedule(3, Format::RoundRobin, 2, Shard::WHOLE);
+        assert_eq!(games.len(), 2 * 3 * 2);
+        assert_eq!(games[0].engines, [0, 1]);
+        assert_eq!(games[1].engines, [1, 0]);
+        assert_eq!(games[0].pair, games[1].pair);
+        assert_eq!(games[6].round, 2);
+        let numbers: Vec<usize> = games.iter().map(|g| g.number).collect();
+        assert_eq!(numbers, (0..12).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn gauntlet_pairs_the_first_engine_with_the_others() {
+        let games = schedule(4, Format::Gauntlet, 1, Shard::WHOLE);
+        let pairs: Vec<[usize; 2]> = games.iter().map(|g| g.engines).collect();
+        assert_eq!(pairs, [[0, 1], [1, 0], [0, 2], [2, 0], [0, 3], [3, 0]]);
+    }
+
+    #[test]
+    fn shards_split_the_schedule_without_overlap_or_gaps() {
+        let whole = schedule(4, Format::RoundRobin, 5, Shard::WHOLE);
+        let mut union = Vec::new();
+        for k in 1..=3 {
+            let part = schedule(4, Format::RoundRobin, 5, Shard { index: k, count: 3 });
+            assert!(part.len() >= whole.len() / 3 - 2);
+            for pair in part.chunks(2) {
+                assert_eq!(pair[0].pair, pair[1].pair, "a shard must keep pairs whole");
+            }
+            union.extend(part);
+        }
+        union.sort_by_key(|g| g.number);
+        assert_eq!(union, whole);
+    }
+
+    #[test]
+    fn bad_shards_and_formats_say_what_was_expected() {
+        assert_eq!(
+            "2/8".parse::<Shard>().unwrap(),
+            Shard { index: 2, count: 8 }
+        );
+        for bad in ["0/3", "4/3", "1/0", "x", "1-3", "/3"] {
+            let e = bad.parse::<Shard>().unwrap_err();
+            assert!(e.contains("expected K/N"), "{bad}: {e}");
+        }
+        assert!("4/3".parse::<Shard>().unwrap_err().contains("out of range"));
+        assert!(
+            "swiss"
+                .parse::<Format>()
+                .unwrap_err()
+                .contains("round-robin or gauntlet")
+        );
+    }
+}

@@ -1,0 +1,459 @@
+//! Standings: per engine and per pairing, games, wins, losses, score, Elo ± 95 %, LOS and
+//! pentanomial pair counts; printed as a table and saved as a JSON summary.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use super::game::{GameReport, Termination};
+use super::settings::Settings;
+use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, format_margin};
+
+/// Running results of a tournament, updated game by game.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    engines: Vec<String>,
+    /// Complete pairs per pairing (first index < second), from the first engine's side.
+    pairs: BTreeMap<(usize, usize), Tally>,
+    /// Games whose pair partner has not finished, by pair number.
+    pending: HashMap<usize, GameReport>,
+    terminations: BTreeMap<Termination, usize>,
+    games: usize,
+}
+
+impl Standings {
+    /// No games yet among `engines`.
+    pub fn new(engines: Vec<String>) -> Standings {
+        Standings {
+            engines,
+            pairs: BTreeMap::new(),
+            pending: HashMap::new(),
+            terminations: BTreeMap::new(),
+            games: 0,
+        }
+    }
+
+    /// The engine names.
+    pub fn engines(&self) -> &[String] {
+        &self.engines
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
+    /// Counts a finished game; games of unknown engines are ignored with a warning.
+    pub fn add(&mut self, report: &GameReport) {
+        if self.indices(report).is_none() {
+            log::warn!(
+                "game {} has an unknown engine; not counted",
+                report.number + 1
+            );
+            return;
+        }
+        self.games += 1;
+        *self.terminations.entry(report.termination).or_default() += 1;
+        match self.pending.remove(&report.pair) {
+            None => {
+                self.pending.insert(report.pair, report.clone());
+            }
+            Some(partner)
+                if self.indices(&partner) == self.indices(report).map(|[a, b]| [b, a]) =>
+            {
+                let (key, first, second) = self.oriented(&partner, report);
+                self.pairs.entry(key).or_default().add_pair(first, second);
+            }
+            Some(partner) => {
+                log::warn!(
+                    "games {} and {} share a pair number but not their players",
+                    partner.number + 1,
+                    report.number + 1
+                );
+                self.pending.insert(report.pair, report.clone());
+            }
+        }
+    }
+
+    /// Engine indices of player 1 and player 2.
+    fn indices(&self, report: &GameReport) -> Option<[usize; 2]> {
+        let find = |name: &str| self.engines.iter().position(|e| e == name);
+        Some([find(&report.players[0])?, find(&report.players[1])?])
+    }
+
+    /// The pairing key and both results from the side of its first engine.
+    fn oriented(&self, a: &GameReport, b: &GameReport) -> ((usize, usize), GameResult, GameResult) {
+        let [p1, p2] = self.indices(a).unwrap_or([0, 1]);
+        let key = (p1.min(p2), p1.max(p2));
+        let result = |r: &GameReport| {
+            if r.winner_name() == self.engines[key.0] {
+                GameResult::Win
+            } else {
+                GameResult::Loss
+            }
+        };
+        (key, result(a), result(b))
+    }
+
+    /// Results per pairing (first engine index < second), from the first engine's side,
+    /// including unpaired single games.
+    pub fn pairings(&self) -> BTreeMap<(usize, usize), Tally> {
+        let mut out = self.pairs.clone();
+        for report in self.pending.values() {
+            let (key, result, _) = self.oriented(report, report);
+            out.entry(key).or_default().add_game(result);
+        }
+        out
+    }
+
+    /// Results of engine `index` against everyone.
+    pub fn engine(&self, index: usize) -> Tally {
+        let mut total = Tally::new();
+        for ((a, b), tally) in self.pairings() {
+            if a == index {
+                total += &tally;
+            } else if b == index {
+                total += &tally.reversed();
+            }
+        }
+        total
+    }
+
+    /// The first engine's results against the second: what SPRT tests.
+    pub fn first_pairing(&self) -> Tally {
+        self.pairings().get(&(0, 1)).copied().unwrap_or_default()
+    }
+
+    /// Game counts per termination.
+    pub fn terminations(&self) -> &BTreeMap<Termination, usize> {
+        &self.terminations
+    }
+}
+
+/// An Elo figure with its sign: `+40.70`, `-3.10`, `+inf`.
+pub fn signed_elo(elo: f64) -> String {
+    if elo.is_finite() {
+        // Adding zero turns -0.0 into +0.0.
+        format!("{:+.2}", elo + 0.0)
+    } else if elo > 0.0 {
+        "+inf".to_string()
+    } else {
+        "-inf".to_string()
+    }
+}
+
+/// One row of a table: games, wins, losses, score %, Elo ± 95 %, LOS.
+fn figures(tally: &Tally) -> String {
+    let score = tally
+        .score()
+        .map_or("-".to_string(), |s| format!("{:.1}%", s * 100.0));
+    let (elo, los) = match tally.elo() {
+        Some(e) => (
+            format!("{} ± {}", signed_elo(e.elo), format_margin(e.margin95)),
+            format!("{:.1}%", e.los_percent()),
+        ),
+        None => ("-".to_string(), "-".to_string()),
+    };
+    format!(
+        "{:>6} {:>5} {:>5} {:>7} {:>18} {:>7}",
+        tally.games(),
+        tally.wins,
+        tally.losses,
+        score,
+        elo,
+        los
+    )
+}
+
+/// The SPRT state of a tally: LLR, bounds and decision.
+pub fn sprt_line(sprt: &Sprt, tally: &Tally) -> String {
+    let llr = sprt.llr(tally);
+    let (lower, upper) = sprt.bounds();
+    let decision = match sprt.decide(llr) {
+        SprtDecision::Continue => "continue".to_string(),
+        d => d.to_string(),
+    };
+    format!("LLR {llr:.2} ({lower:.2}, {upper:.2}) [{sprt}]: {decision}")
+}
+
+/// The final table, as printed on stdout.
+pub fn table(standings: &Standings, scheduled: usize, sprt: Option<&Sprt>) -> String {
+    let names = standings.engines();
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Standings after {} of {scheduled} games",
+        standings.games()
+    );
+    let header = format!(
+        "{:>6} {:>5} {:>5} {:>7} {:>18} {:>7}",
+        "Games", "W", "L", "Score", "Elo ± 95%", "LOS"
+    );
+    let _ = writeln!(out, "{:>3}  {:<width$} {header}", "#", "Engine");
+    let mut order: Vec<(usize, Tally)> =
+        (0..names.len()).map(|i| (i, standings.engine(i))).collect();
+    order.sort_by(|a, b| {
+        let score = |t: &Tally| t.score().unwrap_or(0.0);
+        score(&b.1).total_cmp(&score(&a.1)).then(a.0.cmp(&b.0))
+    });
+    for (rank, (i, tally)) in order.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:>3}  {:<width$} {}",
+            rank + 1,
+            names[*i],
+            figures(tally)
+        );
+    }
+    let pairings = standings.pairings();
+    if !pairings.is_empty() {
+        let pair_width = pairings
+            .keys()
+            .map(|&(a, b)| names[a].len() + names[b].len() + 4)
+            .max()
+            .unwrap_or(10);
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "{:<pair_width$} {header}  pairs {}",
+            "Pairing",
+            PENTA_NAMES.join("/")
+        );
+        for (&(a, b), tally) in &pairings {
+            let penta: Vec<String> = tally.penta.iter().map(u64::to_string).collect();
+            let _ = writeln!(
+                out,
+                "{:<pair_width$} {}  {}",
+                format!("{} vs {}", names[a], names[b]),
+                figures(tally),
+                penta.join("/")
+            );
+        }
+    }
+    let ends: Vec<String> = standings
+        .terminations()
+        .iter()
+        .map(|(t, n)| format!("{t} {n}"))
+        .collect();
+    if !ends.is_empty() {
+        let _ = writeln!(out, "\nTerminations: {}", ends.join(", "));
+    }
+    if let Some(sprt) = sprt {
+        let _ = writeln!(
+            out,
+            "SPRT {} vs {}: {}",
+            names[0],
+            names[1],
+            sprt_line(sprt, &standings.first_pairing())
+        );
+    }
+    out
+}
+
+/// One engine or pairing in the JSON summary.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Row {
+    /// The engine, or `A vs B`.
+    pub name: String,
+    /// Games played.
+    pub games: u64,
+    /// Games won (by the first engine, for a pairing).
+    pub wins: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Fraction of points scored, 0..=1.
+    pub score: Option<f64>,
+    /// Elo difference; absent when infinite.
+    pub elo: Option<f64>,
+    /// Half-width of the 95 % interval; absent when unbounded.
+    pub elo_margin95: Option<f64>,
+    /// Likelihood of superiority, 0..=1.
+    pub los: Option<f64>,
+    /// Pair counts `[LL, LD, DD+WL, WD, WW]`.
+    pub pentanomial: [u64; 5],
+}
+
+impl Row {
+    fn new(name: String, tally: &Tally) -> Row {
+        let elo = tally.elo();
+        let finite = |x: f64| x.is_finite().then_some(x);
+        Row {
+            name,
+            games: tally.games(),
+            wins: tally.wins,
+            losses: tally.losses,
+            score: tally.score(),
+            elo: elo.and_then(|e| finite(e.elo)),
+            elo_margin95: elo.and_then(|e| finite(e.margin95)),
+            los: elo.map(|e| e.los),
+            pentanomial: tally.penta,
+        }
+    }
+}
+
+/// The SPRT in the JSON summary.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct SprtSummary {
+    /// The test, as `elo0=… elo1=… alpha=… beta=… model=…`.
+    pub test: String,
+    /// The log-likelihood ratio.
+    pub llr: f64,
+    /// Lower and upper bound.
+    pub bounds: [f64; 2],
+    /// `continue`, `H0 accepted` or `H1 accepted`.
+    pub decision: String,
+}
+
+/// The JSON summary for scripts; also what `merge` reads.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Summary {
+    /// The event name.
+    pub event: String,
+    /// What defines the schedule.
+    pub settings: Settings,
+    /// Games in the schedule (of this shard).
+    pub games_scheduled: usize,
+    /// Games played.
+    pub games_played: usize,
+    /// Per engine, in the order given.
+    pub engines: Vec<Row>,
+    /// Per pairing.
+    pub pairings: Vec<Row>,
+    /// Games per termination.
+    pub terminations: BTreeMap<String, usize>,
+    /// The SPRT, when one was run.
+    pub sprt: Option<SprtSummary>,
+    /// Every game, by number.
+    pub games: Vec<GameReport>,
+}
+
+impl Summary {
+    /// The summary of `reports` under `settings`.
+    pub fn new(
+        settings: &Settings,
+        scheduled: usize,
+        reports: &[GameReport],
+    ) -> Result<Summary, String> {
+        let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
+        let mut standings = Standings::new(names.clone());
+        let mut games = reports.to_vec();
+        games.sort_by_key(|g| g.number);
+        for g in &games {
+            standings.add(g);
+        }
+        let sprt = settings.sprt()?.map(|sprt| {
+            let tally = standings.first_pairing();
+            let llr = sprt.llr(&tally);
+            let (lower, upper) = sprt.bounds();
+            SprtSummary {
+                test: sprt.to_string(),
+                llr,
+                bounds: [lower, upper],
+                decision: sprt.decide(llr).to_string(),
+            }
+        });
+        Ok(Summary {
+            event: super::pgn::EVENT.to_string(),
+            settings: settings.clone(),
+            games_scheduled: scheduled,
+            games_played: games.len(),
+            engines: (0..names.len())
+                .map(|i| Row::new(names[i].clone(), &standings.engine(i)))
+                .collect(),
+            pairings: standings
+                .pairings()
+                .iter()
+                .map(|(&(a, b), t)| Row::new(format!("{} vs {}", names[a], names[b]), t))
+                .collect(),
+            terminations: standings
+                .terminations()
+                .iter()
+                .map(|(t, n)| (t.to_string(), *n))
+                .collect(),
+            sprt,
+            games,
+        })
+    }
+
+    /// Writes the summary as pretty JSON.
+    pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| format!("cannot encode the JSON summary: {e}"))?;
+        std::fs::write(path, text + "\n").map_err(|e| {
+            format!(
+                "--json {}: cannot write it ({e}); expected a writable file path",
+                path.display()
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(number: usize, players: [&str; 2], winner: u8) -> GameReport {
+        GameReport {
+            number,
+            round: 1,
+            pair: number / 2,
+            players: players.map(str::to_string),
+            winner,
+            termination: Termination::GoalReached,
+            detail: String::new(),
+            plies: 10,
+            opening: "-".to_string(),
+        }
+    }
+
+    #[test]
+    fn pairs_are_counted_from_the_first_engines_side() {
+        let mut s = Standings::new(vec!["a".into(), "b".into(), "c".into()]);
+        // Pair 0: a wins both (WW). Pair 1: each side wins as player 1 (WL). Pair 2: b wins both vs a.
+        for r in [
+            report(0, ["a", "b"], 1),
+            report(1, ["b", "a"], 2),
+            report(2, ["a", "b"], 1),
+            report(3, ["b", "a"], 1),
+            report(4, ["a", "b"], 2),
+            report(5, ["b", "a"], 1),
+            report(6, ["c", "a"], 1),
+        ] {
+            s.add(&r);
+        }
+        let ab = s.pairings()[&(0, 1)];
+        assert_eq!((ab.wins, ab.losses), (3, 3));
+        assert_eq!(ab.penta, [1, 0, 1, 0, 1]);
+        // The unpaired game of a against c counts as a single game.
+        let ac = s.pairings()[&(0, 2)];
+        assert_eq!((ac.wins, ac.losses, ac.pairs()), (0, 1, 0));
+        let a = s.engine(0);
+        assert_eq!((a.games(), a.wins, a.losses), (7, 3, 4));
+        let c = s.engine(2);
+        assert_eq!((c.wins, c.losses), (1, 0));
+        assert_eq!(s.games(), 7);
+    }
+
+    #[test]
+    fn the_table_lists_engines_by_score_and_pairings_with_pairs() {
+        let mut s = Standings::new(vec!["weak".into(), "strong".into()]);
+        for pair in 0..10 {
+            s.add(&report(
+                2 * pair,
+                ["weak", "strong"],
+                if pair < 3 { 1 } else { 2 },
+            ));
+            s.add(&report(2 * pair + 1, ["strong", "weak"], 1));
+        }
+        let text = table(&s, 20, None);
+        let strong = text.find("  strong ").unwrap();
+        let weak = text.find("  weak ").unwrap();
+        assert!(strong < weak, "{text}");
+        assert!(text.contains("weak vs strong"), "{text}");
+        assert!(text.contains("15.0%") && text.contains("85.0%"), "{text}");
+        assert!(text.contains("7/0/3/0/0"), "{text}");
+        assert!(text.contains("Terminations: goal reached 20"), "{text}");
+    }
+}
