@@ -15,7 +15,7 @@ use super::eval::evaluate;
 use super::matching::Matcher;
 use super::prover::Budget;
 use super::reduced::{
-    MATE, MATE_BOUND, Proof, forced_loss, is_one_piece, matching_verdict, reachable_region,
+    MATE, MATE_BOUND, Pieces, Proof, forced_loss, matching_verdict, reachable_region,
 };
 use super::tt::{Entry, Key, PROVEN, Table, TtBound};
 
@@ -354,20 +354,15 @@ impl<'a, W: Word> Searcher<'a, W> {
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let rest_connected = node.connected || is_one_piece(geo, region);
+        let pieces = Pieces::of(geo, region, node.connected);
         for (i, &(c, _)) in children.iter().enumerate() {
-            let rest = region - Bitboard::from_square(c);
-            let child_region = if rest_connected {
-                rest
-            } else {
-                geo.flood(geo.neighbours(c), rest)
-            };
+            let (child_region, connected) = pieces.after_step(geo, c);
             let child = Node {
                 open: open - Bitboard::from_square(c),
                 snail: c,
                 side: !side,
                 region: child_region,
-                connected: geo.ring_connected(child_region, c),
+                connected,
             };
             let all = geo.all();
             let mut score;

@@ -23,7 +23,7 @@ use std::time::Instant;
 use crate::board::{Bitboard, Geometry, Player, Position, Square, Word};
 
 use super::matching::Matcher;
-use super::reduced::{Proof, forced_loss, is_one_piece, matching_verdict, reachable_region};
+use super::reduced::{Pieces, Proof, forced_loss, matching_verdict, reachable_region};
 use super::tt::{Key, Table};
 
 /// When a search must give up: the stop flag, a deadline, a node budget.
@@ -55,13 +55,11 @@ pub struct ProverStats {
     pub table_hits: u64,
     /// Nodes decided by a matching test.
     pub matching_verdicts: u64,
-    /// Matching tests run.
-    pub matching_tests: u64,
     /// Nodes decided by a child found in the table before searching (ETC).
     pub etc_cutoffs: u64,
     /// Nodes won by a move that leaves the opponent no safe reply.
     pub immediate_wins: u64,
-    /// Child regions that needed a flood fill.
+    /// Flood fills to split regions into their pieces.
     pub floods: u64,
     /// Children skipped as mirror images at symmetric nodes.
     pub mirror_skips: u64,
@@ -179,29 +177,6 @@ impl<'a, W: Word> Prover<'a, W> {
             }
         }
         fallback.or_else(|| pos.moves().first())
-    }
-
-    /// The region of child `c` of a node with region `region`, and whether it is
-    /// known to be one piece. If the parent's region is one piece, every piece left
-    /// after removing `c` touches `c`, so the child's region is the rest of it; only
-    /// otherwise does it take a flood fill. Squares around `c` that are connected
-    /// among themselves prove the child's region is one piece as well.
-    #[inline(always)]
-    fn child_region(
-        &mut self,
-        region: Bitboard<W>,
-        connected: bool,
-        c: Square,
-    ) -> (Bitboard<W>, bool) {
-        let geo = self.geometry;
-        let rest = region - Bitboard::from_square(c);
-        let child = if connected {
-            rest
-        } else {
-            self.stats.floods += 1;
-            geo.flood(geo.neighbours(c), rest)
-        };
-        (child, geo.ring_connected(child, c))
     }
 
     /// Whether the position is its own mirror image in the a1 diagonal.
@@ -360,12 +335,10 @@ impl<'a, W: Word> Prover<'a, W> {
         }
 
         // Enhanced transposition cutoff: look every child up before searching any.
-        let connected = connected || {
-            self.stats.floods += 1;
-            is_one_piece(geo, region)
-        };
+        let pieces = Pieces::of(geo, region, connected);
+        self.stats.floods += pieces.len() as u64 - 1;
         for child in children.iter_mut().filter(|c| c.order != SKIP) {
-            (child.region, child.connected) = self.child_region(region, connected, child.square);
+            (child.region, child.connected) = pieces.after_step(geo, child.square);
             self.table.prefetch(Key {
                 region: child.region,
                 snail: child.square,

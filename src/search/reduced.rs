@@ -73,11 +73,57 @@ pub fn reachable_region<W: Word>(
     geometry.flood(geometry.neighbours(snail), open - geometry.goals())
 }
 
-/// Whether a region is one king-connected piece.
-pub fn is_one_piece<W: Word>(geometry: &Geometry<W>, region: Bitboard<W>) -> bool {
-    region
-        .first()
-        .is_none_or(|first| geometry.flood(Bitboard::from_square(first), region) == region)
+/// The king-connected pieces of a reachable region. The snail's square joins them,
+/// so each touches the snail, and there are at most four.
+#[derive(Clone, Copy)]
+pub struct Pieces<W: Word> {
+    pieces: [Bitboard<W>; 4],
+    count: usize,
+}
+
+impl<W: Word> Pieces<W> {
+    /// The pieces of `region`; `one_piece` says it is already known to be one.
+    /// Costs a flood fill per piece beyond the first.
+    #[inline]
+    pub fn of(geometry: &Geometry<W>, region: Bitboard<W>, one_piece: bool) -> Self {
+        let mut pieces = Pieces {
+            pieces: [Bitboard::EMPTY; 4],
+            count: 0,
+        };
+        let mut rest = region;
+        while let Some(first) = rest.first() {
+            let piece = if one_piece || pieces.count == 3 {
+                rest
+            } else {
+                geometry.flood(Bitboard::from_square(first), rest)
+            };
+            pieces.pieces[pieces.count] = piece;
+            pieces.count += 1;
+            rest = rest - piece;
+        }
+        pieces
+    }
+
+    /// How many pieces there are.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// The region after the snail steps onto `c`, and whether it is known to be one
+    /// piece. Every piece of `c`'s piece without `c` touches `c`, so the new region
+    /// is exactly that piece without `c`; if the squares around `c` are connected
+    /// among themselves, it is also one piece.
+    #[inline]
+    pub fn after_step(&self, geometry: &Geometry<W>, c: Square) -> (Bitboard<W>, bool) {
+        let piece = self.pieces[..self.count]
+            .iter()
+            .copied()
+            .find(|p| p.contains(c))
+            .unwrap_or(Bitboard::EMPTY);
+        let child = piece - Bitboard::from_square(c);
+        (child, geometry.ring_connected(child, c))
+    }
 }
 
 /// Loss distance when the side to move, the opponent of `winner`, has no safe

@@ -56,6 +56,7 @@ impl Engine {
         let mut prover = Prover::new(geo, table, budget).with_progress(&mut progress);
         let result = prover.prove(pos);
         let (nodes, seldepth) = (prover.stats.nodes, prover.seldepth);
+        log::info!("proof search counters: {:?}", prover.stats);
         let proof_time = started.elapsed();
         let mut info = SearchInfo {
             seldepth,
