@@ -7,7 +7,8 @@ use clap::Args;
 
 use super::PositionArgs;
 use crate::search::{
-    BENCH_DEPTH, Engine, EngineOptions, HASH_MB, Limits, Score, SearchInfo, TimeControl, Verdict,
+    BENCH_DEPTH, Engine, EngineOptions, HASH_MB, Limits, Score, SearchInfo, THREADS, TimeControl,
+    Verdict,
 };
 
 /// Arguments of `slimetrail solve`.
@@ -23,6 +24,10 @@ pub struct SolveArgs {
     /// Give up after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub time: Option<f64>,
+    /// Proof-search threads sharing the table.
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(THREADS.min as u64..=THREADS.max as u64))]
+    pub threads: u64,
 }
 
 /// Arguments of `slimetrail bench`.
@@ -59,6 +64,7 @@ pub fn solve(args: &SolveArgs) -> Result<(), String> {
     }
     let mut engine = Engine::new(EngineOptions {
         hash_mb: args.hash as usize,
+        threads: args.threads as usize,
         ..EngineOptions::default()
     });
     let stop = AtomicBool::new(false);

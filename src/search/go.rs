@@ -51,11 +51,7 @@ impl Deadlines {
 
     /// A budget for `nodes` more nodes, bounded by the hard deadline.
     pub fn budget<'a>(&self, stop: &'a AtomicBool, nodes: u64) -> Budget<'a> {
-        Budget {
-            stop,
-            deadline: self.hard,
-            nodes,
-        }
+        Budget::new(stop, self.hard, nodes)
     }
 
     pub fn past_soft(&self) -> bool {

@@ -10,6 +10,7 @@ mod go;
 mod level;
 mod limits;
 mod matching;
+mod parallel;
 mod prover;
 mod reduced;
 mod report;

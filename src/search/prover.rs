@@ -28,20 +28,41 @@ use super::tt::{Key, Table};
 
 /// When a search must give up: the stop flag, a deadline, a node budget.
 pub struct Budget<'a> {
-    /// Set by another thread to stop the search.
+    /// Set by another thread to stop the search (the user's `stop`).
     pub stop: &'a AtomicBool,
+    /// Set when a search running beside this one has made this one pointless.
+    pub halts: [Option<&'a AtomicBool>; 2],
     /// Wall-clock limit.
     pub deadline: Option<Instant>,
     /// Node limit.
     pub nodes: u64,
 }
 
-impl Budget<'_> {
+impl<'a> Budget<'a> {
+    /// A budget ended by `stop`, the deadline or the node count.
+    pub fn new(stop: &'a AtomicBool, deadline: Option<Instant>, nodes: u64) -> Self {
+        Budget {
+            stop,
+            halts: [None; 2],
+            deadline,
+            nodes,
+        }
+    }
+
+    /// The same budget, also ended when `halt` is set (two such flags at most;
+    /// a third replaces the second).
+    pub fn with_halt(mut self, halt: &'a AtomicBool) -> Self {
+        let slot = usize::from(self.halts[0].is_some());
+        self.halts[slot] = Some(halt);
+        self
+    }
+
     /// Whether the search must stop now, having searched `nodes` nodes.
     #[inline]
     pub fn exhausted(&self, nodes: u64) -> bool {
         nodes >= self.nodes
             || self.stop.load(Ordering::Relaxed)
+            || self.halts.iter().flatten().any(|h| h.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
@@ -98,6 +119,9 @@ pub struct Prover<'a, W: Word> {
     /// Called about once a second with the counters so far.
     progress: Option<&'a mut dyn FnMut(&ProverStats)>,
     last_progress: Instant,
+    /// Nonzero for helper threads: breaks ties in move ordering differently, so
+    /// that threads sharing the table explore different moves first.
+    jitter: u32,
 }
 
 impl<'a, W: Word> Prover<'a, W> {
@@ -114,7 +138,14 @@ impl<'a, W: Word> Prover<'a, W> {
             fast_cpu: has_fast_bit_instructions(),
             progress: None,
             last_progress: Instant::now(),
+            jitter: 0,
         }
+    }
+
+    /// A helper thread's prover: ties in move ordering are broken by `jitter`.
+    pub fn with_jitter(mut self, jitter: u32) -> Self {
+        self.jitter = jitter;
+        self
     }
 
     /// Reports the counters about once a second through `progress` during long proofs.
@@ -177,6 +208,19 @@ impl<'a, W: Word> Prover<'a, W> {
             }
         }
         fallback.or_else(|| pos.moves().first())
+    }
+
+    /// The least significant part of a move's order: nothing for the main thread,
+    /// a pseudo-random number from 0 to 7 per square for each helper.
+    #[inline(always)]
+    fn tie_break(&self, square: Square) -> u32 {
+        if self.jitter == 0 {
+            return 0;
+        }
+        let h = (u32::from(square.index()) + 1)
+            .wrapping_mul(0x9E37_79B9)
+            .wrapping_add(self.jitter.wrapping_mul(0x85EB_CA6B));
+        (h >> 29) & 7
     }
 
     /// Whether the position is its own mirror image in the a1 diagonal.
@@ -296,7 +340,8 @@ impl<'a, W: Word> Prover<'a, W> {
             }
             children[count] = Child {
                 square: c,
-                order: replies.len() * 16 + (geo.neighbours(c) & open).len(),
+                order: (replies.len() * 16 + (geo.neighbours(c) & open).len()) * 8
+                    + self.tie_break(c),
                 region: Bitboard::EMPTY,
                 connected: false,
             };

@@ -9,6 +9,7 @@ use super::alphabeta::{MAX_PLY, Searcher, is_proven};
 use super::engine::Engine;
 use super::go::Deadlines;
 use super::limits::Limits;
+use super::parallel;
 use super::prover::{Budget, Prover, ProverStats};
 use super::reduced::{MATE, Proof, forced_loss, reachable_region};
 use super::report::{Bound, Score, SearchInfo, SolveOutcome, Verdict};
@@ -48,15 +49,18 @@ impl Engine {
                 ..SearchInfo::default()
             });
         };
-        let budget = Budget {
+        let proof = parallel::prove(
+            table,
+            pos,
+            self.options.threads,
             stop,
-            deadline: deadlines.hard,
-            nodes: deadlines.nodes,
-        };
-        let mut prover = Prover::new(geo, table, budget).with_progress(&mut progress);
-        let result = prover.prove(pos);
-        let (nodes, seldepth) = (prover.stats.nodes, prover.seldepth);
-        log::info!("proof search counters: {:?}", prover.stats);
+            None,
+            deadlines.hard,
+            deadlines.nodes,
+            Some(&mut progress),
+        );
+        let (result, nodes, seldepth) = (proof.result, proof.nodes, proof.seldepth);
+        log::info!("proof search counters of the main thread: {:?}", proof.main);
         let proof_time = started.elapsed();
         let mut info = SearchInfo {
             seldepth,
@@ -91,11 +95,7 @@ impl Engine {
         // It may also take no longer than half the proof did.
         let cutoff = Instant::now() + proof_time / 2 + Duration::from_millis(20);
         let deadline = deadlines.hard.map_or(cutoff, |hard| hard.min(cutoff));
-        let budget = Budget {
-            stop,
-            deadline: Some(deadline),
-            nodes: left,
-        };
+        let budget = Budget::new(stop, Some(deadline), left);
         if let Some((plies, line, used)) = self.exact_distance(pos, budget) {
             length = Some(plies);
             score = Score::Mate(if verdict == Verdict::Win {
@@ -228,11 +228,7 @@ impl Engine {
         stop: &AtomicBool,
         nodes: &mut u64,
     ) -> Option<(Proof, Option<Square>)> {
-        let budget = Budget {
-            stop,
-            deadline: None,
-            nodes: LINE_STEP_NODES.min(LINE_NODES.saturating_sub(*nodes)),
-        };
+        let budget = Budget::new(stop, None, LINE_STEP_NODES.min(LINE_NODES.saturating_sub(*nodes)));
         let mut prover = Prover::new(pos.geometry(), &self.table, budget);
         let result = prover.prove(pos);
         *nodes += prover.stats.nodes;

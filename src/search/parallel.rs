@@ -1,0 +1,96 @@
+//! Several proof searches at once, sharing one transposition table.
+//!
+//! Every thread proves the same root. Helpers break ties in move ordering in their
+//! own way, so they tend to work on different subtrees first; whatever any thread
+//! proves goes into the shared table, where the others find it. The first thread
+//! to finish halts the rest.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::board::{Position, Square, Word};
+
+use super::prover::{Budget, Prover, ProverStats};
+use super::reduced::Proof;
+use super::tt::Table;
+
+/// The outcome of a proof search on one or more threads.
+pub struct ParallelProof {
+    /// The proof and its move, or `None` if no thread finished within the budget.
+    pub result: Option<(Proof, Option<Square>)>,
+    /// Nodes of all threads together.
+    pub nodes: u64,
+    /// Deepest ply any thread reached.
+    pub seldepth: u32,
+    /// The main thread's counters.
+    pub main: ProverStats,
+}
+
+/// Proves `position` on `threads` threads (at least one) within the budget given
+/// by `stop`, `deadline` and `nodes` (shared out among the threads). `halt`, if
+/// given, ends every thread early like `stop`. Only the main thread calls `progress`.
+#[allow(clippy::too_many_arguments)]
+pub fn prove<W: Word>(
+    table: &Table,
+    position: &Position<W>,
+    threads: usize,
+    stop: &AtomicBool,
+    halt: Option<&AtomicBool>,
+    deadline: Option<Instant>,
+    nodes: u64,
+    progress: Option<&mut dyn FnMut(&ProverStats)>,
+) -> ParallelProof {
+    let geo = position.geometry();
+    let threads = threads.max(1);
+    let done = AtomicBool::new(false);
+    let share = (nodes / threads as u64).max(1);
+    let budget = || {
+        let budget = Budget::new(stop, deadline, share).with_halt(&done);
+        match halt {
+            Some(h) => budget.with_halt(h),
+            None => budget,
+        }
+    };
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|k| {
+                let (done, position, budget) = (&done, *position, budget());
+                scope.spawn(move || {
+                    let mut prover = Prover::new(geo, table, budget).with_jitter(k as u32);
+                    let result = prover.prove(&position);
+                    if result.is_some() {
+                        done.store(true, Ordering::Relaxed);
+                    }
+                    (result, prover.stats.nodes, prover.seldepth)
+                })
+            })
+            .collect();
+        let mut prover = Prover::new(geo, table, budget());
+        if let Some(progress) = progress {
+            prover = prover.with_progress(progress);
+        }
+        let mut result = prover.prove(position);
+        done.store(true, Ordering::Relaxed);
+        let mut total = prover.stats.nodes;
+        let mut seldepth = prover.seldepth;
+        let main = prover.stats;
+        for helper in helpers {
+            match helper.join() {
+                Ok((helper_result, helper_nodes, helper_seldepth)) => {
+                    total += helper_nodes;
+                    seldepth = seldepth.max(helper_seldepth);
+                    if result.is_none() {
+                        result = helper_result;
+                    }
+                }
+                Err(_) => log::error!("a proof-search helper thread panicked"),
+            }
+        }
+        ParallelProof {
+            result,
+            nodes: total,
+            seldepth,
+            main,
+        }
+    })
+}
