@@ -35,8 +35,21 @@ impl<W: Word> Matcher<W> {
     /// Whether every maximum matching of the king graph on `region ∪ {v}` covers `v`,
     /// that is ν(G − v) < ν(G). With no goal reachable, this is exactly whether the
     /// player to move with the snail on `v` wins.
+    ///
+    /// Most regions are settled by parity alone: with an even number of squares
+    /// and a perfect matching, every maximum matching covers `v`; with an odd number
+    /// and a perfect matching of the rest, one misses it. Only otherwise does the
+    /// full test run.
     pub fn covers_in_every_maximum(&mut self, v: Square, region: Bitboard<W>) -> bool {
         let region = region - Bitboard::from_square(v);
+        let graph = region | Bitboard::from_square(v);
+        if graph.len() % 2 == 0 {
+            if self.has_perfect_matching(graph) {
+                return true;
+            }
+        } else if self.has_perfect_matching(region) {
+            return false;
+        }
         let unmatched = self.maximum_matching(region);
         // ν(G) = ν(G − v) + 1 exactly when an augmenting path starts at v; it must
         // end at a square left unmatched.
@@ -72,27 +85,43 @@ impl<W: Word> Matcher<W> {
             .find(|&u| !self.covers_in_every_maximum(u, region))
     }
 
-    /// Leaves `self.mate` holding a maximum matching of `vertices`; returns the
-    /// vertices it leaves unmatched.
-    fn maximum_matching(&mut self, vertices: Bitboard<W>) -> Bitboard<W> {
+    /// Whether the king graph on `vertices` has a perfect matching: a greedy start,
+    /// then augmenting paths, giving up at the first square that has none.
+    fn has_perfect_matching(&mut self, vertices: Bitboard<W>) -> bool {
+        let free = self.greedy(vertices);
+        for s in free {
+            if self.mate[s.index() as usize] == NONE && !self.augment_from(s.index(), vertices) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Clears the matching on `vertices` and matches each square, in index order,
+    /// to its first free neighbour; returns the squares left free.
+    fn greedy(&mut self, vertices: Bitboard<W>) -> Bitboard<W> {
         for s in vertices {
             self.mate[s.index() as usize] = NONE;
         }
-        // Greedy start: match each vertex to its first free neighbour, preferring
-        // vertices with few neighbours (corners of the region) first.
         let mut free = vertices;
         for s in vertices {
-            let i = s.index() as usize;
-            if self.mate[i] != NONE {
+            if !free.contains(s) {
                 continue;
             }
             if let Some(t) = (self.geometry.neighbours(s) & free).first() {
-                self.mate[i] = t.index();
+                self.mate[s.index() as usize] = t.index();
                 self.mate[t.index() as usize] = s.index();
                 free.remove(s);
                 free.remove(t);
             }
         }
+        free
+    }
+
+    /// Leaves `self.mate` holding a maximum matching of `vertices`; returns the
+    /// vertices it leaves unmatched.
+    fn maximum_matching(&mut self, vertices: Bitboard<W>) -> Bitboard<W> {
+        let free = self.greedy(vertices);
         let mut unmatched = Bitboard::EMPTY;
         for s in free {
             if self.mate[s.index() as usize] == NONE && !self.augment_from(s.index(), vertices) {
@@ -161,10 +190,10 @@ impl<W: Word> Matcher<W> {
     }
 
     fn lowest_common_base(&self, mut a: u8, mut b: u8, root: u8) -> u8 {
-        let mut seen = [false; 128];
+        let mut seen = Bitboard::<W>::EMPTY;
         loop {
             a = self.base[a as usize];
-            seen[a as usize] = true;
+            seen.insert(Square::from_index(a));
             if a == root {
                 break;
             }
@@ -172,7 +201,7 @@ impl<W: Word> Matcher<W> {
         }
         loop {
             b = self.base[b as usize];
-            if seen[b as usize] {
+            if seen.contains(Square::from_index(b)) {
                 return b;
             }
             b = self.parent[self.mate[b as usize] as usize];

@@ -100,6 +100,10 @@ pub struct SolveOutcome {
     /// Plies to the end of the game under best play (the winner hurries, the loser
     /// delays), when it was computed.
     pub length: Option<u32>,
-    /// Final statistics.
+    /// Final statistics, including the line and the search for the length.
     pub info: SearchInfo,
+    /// Nodes of the proof alone.
+    pub proof_nodes: u64,
+    /// Time of the proof alone.
+    pub proof_time: std::time::Duration,
 }

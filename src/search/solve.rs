@@ -1,6 +1,7 @@
 //! `solve`: proving a position, and following a proof to the end of the game.
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use crate::board::{Bitboard, Position, Square, Word};
 
@@ -17,8 +18,13 @@ use super::tt::Key;
 const LINE_STEP_NODES: u64 = 200_000;
 /// Node budget of a whole principal variation.
 const LINE_NODES: u64 = 2_000_000;
-/// Node budget of the search for the exact length of the game.
+/// Most nodes the search for the exact length of the game may take. It may also
+/// take no more than a quarter of the proof's nodes plus [`DISTANCE_NODES_EXTRA`],
+/// and half its time: where the length costs much more than the proof, a bound is
+/// reported instead.
 const DISTANCE_NODES: u64 = 5_000_000;
+/// Nodes the search for the exact length may take beyond its share of the proof's.
+const DISTANCE_NODES_EXTRA: u64 = 50_000;
 
 impl Engine {
     pub(super) fn solve_in<W: Word>(
@@ -50,6 +56,7 @@ impl Engine {
         let mut prover = Prover::new(geo, table, budget).with_progress(&mut progress);
         let result = prover.prove(pos);
         let (nodes, seldepth) = (prover.stats.nodes, prover.seldepth);
+        let proof_time = started.elapsed();
         let mut info = SearchInfo {
             seldepth,
             nodes,
@@ -63,6 +70,8 @@ impl Engine {
                 best_move: None,
                 length: None,
                 info,
+                proof_nodes: nodes,
+                proof_time,
             };
         };
         let mut line_nodes = 0;
@@ -76,8 +85,17 @@ impl Engine {
         let left = deadlines
             .nodes
             .saturating_sub(nodes + line_nodes)
-            .min(DISTANCE_NODES);
-        if let Some((plies, line, used)) = self.exact_distance(pos, stop, &deadlines, left) {
+            .min(DISTANCE_NODES)
+            .min(nodes / 4 + DISTANCE_NODES_EXTRA);
+        // It may also take no longer than half the proof did.
+        let cutoff = Instant::now() + proof_time / 2 + Duration::from_millis(20);
+        let deadline = deadlines.hard.map_or(cutoff, |hard| hard.min(cutoff));
+        let budget = Budget {
+            stop,
+            deadline: Some(deadline),
+            nodes: left,
+        };
+        if let Some((plies, line, used)) = self.exact_distance(pos, budget) {
             length = Some(plies);
             score = Score::Mate(if verdict == Verdict::Win {
                 plies as i32
@@ -100,6 +118,8 @@ impl Engine {
             best_move: pv.first().copied().or(best),
             length,
             info,
+            proof_nodes: nodes,
+            proof_time,
         }
     }
 
@@ -109,13 +129,11 @@ impl Engine {
     fn exact_distance<W: Word>(
         &self,
         pos: &Position<W>,
-        stop: &AtomicBool,
-        deadlines: &Deadlines,
-        nodes: u64,
+        budget: Budget,
     ) -> Option<(u32, Vec<Square>, u64)> {
         let geo = pos.geometry();
         let depth = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
-        let mut searcher = Searcher::new(geo, &self.table, deadlines.budget(stop, nodes));
+        let mut searcher = Searcher::new(geo, &self.table, budget);
         searcher.set_exact_mode(true);
         let it = searcher.iterate(pos, depth, geo.all());
         let used = searcher.nodes;

@@ -63,13 +63,17 @@ impl<W: Word> Key<W> {
         u64::from(self.snail.index()) | ((self.side.index() as u64) << 7)
     }
 
+    /// Multiplicative hashing: the high bits, which pick the line, mix every bit of
+    /// the key.
     #[inline(always)]
     fn hash(self) -> u64 {
         let wide = self.region.0.to_u128();
-        let mut h = (wide as u64) ^ ((wide >> 64) as u64).rotate_left(29) ^ (self.extra() << 56);
-        h ^= self.extra().wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        h ^ (h >> 32)
+        let mut h = (wide as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ self.extra().wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        if W::BITS > 64 {
+            h ^= ((wide >> 64) as u64).wrapping_mul(0xA076_1D64_78BD_642F);
+        }
+        h
     }
 }
 
@@ -194,13 +198,18 @@ impl Table {
         let mut victim_value = i32::MAX;
         for slot in (0..8 / stride).map(|i| i * stride) {
             let data = line[slot + stride - 1].load(Relaxed);
-            let m = mix(data);
-            let same = data & 0xFF == key.extra()
-                && line[slot].load(Relaxed) ^ m == lo
-                && (stride == 2 || line[slot + 1].load(Relaxed) ^ m == hi);
-            if same || (data >> 32) & 3 == 0 {
+            if (data >> 32) & 3 == 0 {
                 victim = slot;
                 break;
+            }
+            if data & 0xFF == key.extra() {
+                let m = mix(data);
+                if line[slot].load(Relaxed) ^ m == lo
+                    && (stride == 2 || line[slot + 1].load(Relaxed) ^ m == hi)
+                {
+                    victim = slot;
+                    break;
+                }
             }
             let age_bonus = if (data >> 42) as u8 & 63 == self.generation {
                 64
