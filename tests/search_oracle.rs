@@ -122,7 +122,16 @@ impl Run {
         let mut problems = Vec::new();
         let (engine, oracle) = (&mut self.engine, &mut self.oracle);
         engine.new_game();
-        problems.extend(check_solve(engine, oracle, &state, truth));
+        problems.extend(check_solve(
+            engine,
+            oracle,
+            &state,
+            truth,
+            &Limits::default(),
+        ));
+        engine.new_game();
+        let limits = Limits::nodes(small_nodes);
+        problems.extend(check_solve(engine, oracle, &state, truth, &limits));
         let mut searches = vec![
             (Limits::nodes(GENEROUS_NODES), true),
             (Limits::depth(shallow), false),

@@ -316,25 +316,28 @@ pub fn check_line(
     }
 }
 
-/// Solves with no limits and checks verdict, best move, length, score, bound and line.
+/// Solves within `limits` and checks verdict, best move, length, score, bound and
+/// line. Without limits a verdict is required, and a line to the end of the game;
+/// with limits, giving up (no verdict) is allowed, but whatever is claimed must be right.
 pub fn check_solve(
     engine: &mut Engine,
     oracle: &mut Oracle,
     state: &State,
     truth: Truth,
+    limits: &Limits,
 ) -> Vec<Problem> {
     let position = state.to_position(&oracle.grid);
     let stop = AtomicBool::new(false);
-    let out = engine.solve(&position, &Limits::default(), &stop, &mut |_| {});
+    let out = engine.solve(&position, limits, &stop, &mut |_| {});
+    let unlimited = limits.is_unbounded();
     let mut problems = Problems::new(Context::Solve);
     let expected = if truth.is_win() { "Win" } else { "Loss" };
     match out.verdict {
-        None => problems.add(Some((Kind::Verdict, "no verdict without limits".into()))),
+        None if unlimited => problems.add(Some((Kind::Verdict, "no verdict".into()))),
+        None => return Vec::new(),
         Some(v) if format!("{v:?}") != expected => {
-            problems.add(Some((
-                Kind::Verdict,
-                format!("verdict {v:?}, the oracle says {expected}"),
-            )));
+            let text = format!("verdict {v:?}, the oracle says {expected}");
+            problems.add(Some((Kind::Verdict, text)));
         }
         Some(_) => {}
     }
@@ -348,10 +351,8 @@ pub fn check_solve(
     ));
     if let (Some(length), Some(d)) = (out.length, truth.distance()) {
         if length != d {
-            problems.add(Some((
-                Kind::Length,
-                format!("length {length}, the oracle's distance is {d}"),
-            )));
+            let text = format!("length {length}, the oracle's distance is {d}");
+            problems.add(Some((Kind::Length, text)));
         }
     }
     match (out.info.score, out.length) {
@@ -362,10 +363,10 @@ pub fn check_solve(
             problems.add(Some((Kind::Inconsistent, text)));
         }
         (Some(Score::Mate(_)), _) => {}
-        (other, _) => problems.add(Some((
-            Kind::Score,
-            format!("{other:?} instead of a mate score"),
-        ))),
+        (other, _) => {
+            let text = format!("{other:?} instead of a mate score");
+            problems.add(Some((Kind::Score, text)));
+        }
     }
     problems.add(check_score(out.info.score, out.info.bound, truth));
     if out
@@ -374,17 +375,20 @@ pub fn check_solve(
         .first()
         .is_some_and(|&m| Some(m) != out.best_move)
     {
-        problems.add(Some((
-            Kind::Inconsistent,
-            "the pv does not start with the best move".into(),
-        )));
+        let text = "the pv does not start with the best move".to_string();
+        problems.add(Some((Kind::Inconsistent, text)));
     }
     let rules = LineRules {
         proven: true,
-        complete: true,
+        complete: unlimited,
         optimal: out.info.bound == Bound::Exact,
     };
     problems.add(check_line(oracle, state, &out.info.pv, truth, rules));
+    if !unlimited {
+        for p in &mut problems.list {
+            p.text = format!("{}: {}", describe(limits), p.text);
+        }
+    }
     problems.list
 }
 
