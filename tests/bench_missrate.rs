@@ -12,7 +12,7 @@
 //!   `uginewgame`, `position fen ...`, `go movetime N`, one process for the run).
 //!
 //! Positions are random playouts of random length from the default start and from
-//! the square one up and right of it (e5 on 7×7), finished games skipped. The truth
+//! the square one up and right of it (e5 on 7×7), finished games and repeats skipped. The truth
 //! comes from the engine's own exact `solve` without limits, on a separate engine;
 //! a move wins if `solve` proves the position after it lost for the opponent.
 //! Where the reachable region is small enough, the independent oracle of
@@ -151,7 +151,9 @@ fn movetime_search_finds_a_winning_move_whenever_one_exists() {
     .collect();
     let (mut positions, mut winning, mut misses, mut cross_checked) = (0, 0, Vec::new(), 0);
     let mut disagreements = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut times = Vec::new();
+    let mut overruns = Vec::new();
     let mut truth_time = Duration::ZERO;
     let mut solve = |p: &Position| {
         truth.new_game();
@@ -166,6 +168,9 @@ fn movetime_search_finds_a_winning_move_whenever_one_exists() {
         let Some(position) = playout(size, start, &mut rng) else {
             continue;
         };
+        if !seen.insert(position) {
+            continue;
+        }
         positions += 1;
         let verdict = solve(&position);
         if let Some(grid) = &grid {
@@ -174,12 +179,16 @@ fn movetime_search_finds_a_winning_move_whenever_one_exists() {
                 cross_checked += 1;
                 let wins = Oracle::new(grid.clone()).wins(&state);
                 if wins != (verdict == Verdict::Win) {
-                    disagreements.push(format!("{position}: solve {verdict:?}, oracle wins={wins}"));
+                    disagreements
+                        .push(format!("{position}: solve {verdict:?}, oracle wins={wins}"));
                 }
             }
         }
         let (best, elapsed) = searcher.best_move(&position, ms);
         times.push(elapsed);
+        if elapsed.as_millis() > u128::from(ms) + 5 {
+            overruns.push((elapsed, position));
+        }
         if verdict != Verdict::Win {
             continue;
         }
@@ -197,10 +206,13 @@ fn movetime_search_finds_a_winning_move_whenever_one_exists() {
         }
     }
     times.sort();
-    let over = times.iter().filter(|t| t.as_millis() > u128::from(ms) + 5).count();
-    let early = times.iter().filter(|t| t.as_millis() < u128::from(ms) / 2).count();
+    let over = overruns.len();
+    let early = times
+        .iter()
+        .filter(|t| t.as_millis() < u128::from(ms) / 2)
+        .count();
     println!("== miss rate: {size}, go movetime {ms} via {via}, seed {seed}");
-    println!("positions            {positions}");
+    println!("positions (distinct) {positions}");
     println!("with a winning move  {winning}");
     println!("misses               {}", misses.len());
     println!(
@@ -218,7 +230,15 @@ fn movetime_search_finds_a_winning_move_whenever_one_exists() {
         percentile(&times, 0.99),
         percentile(&times, 1.0)
     );
-    println!("searches over {ms}+5 ms {over}; under {} ms (proven early) {early}", ms / 2);
+    println!(
+        "searches over {ms}+5 ms {over}; under {} ms (proven early) {early}",
+        ms / 2
+    );
+    overruns.sort_by_key(|&(elapsed, _)| std::cmp::Reverse(elapsed));
+    for (elapsed, position) in overruns.iter().take(10) {
+        let ms = elapsed.as_secs_f64() * 1000.0;
+        println!("overrun              {ms:.1} ms  {position}");
+    }
     println!(
         "truth: solve total {:.1} s; oracle cross-checked {cross_checked} verdicts, {} disagreements",
         truth_time.as_secs_f64(),
@@ -228,5 +248,9 @@ fn movetime_search_finds_a_winning_move_whenever_one_exists() {
         println!("disagreement         {d}");
     }
     assert!(disagreements.is_empty(), "solve disagrees with the oracle");
-    assert!(misses.is_empty(), "{} misses out of {winning}", misses.len());
+    assert!(
+        misses.is_empty(),
+        "{} misses out of {winning}",
+        misses.len()
+    );
 }
