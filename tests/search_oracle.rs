@@ -407,3 +407,41 @@ fn oracle_rules_agree_with_the_board() {
         }
     }
 }
+
+/// The oracle itself, on positions analysed by hand.
+#[test]
+fn oracle_matches_hand_analysis() {
+    use oracle::{Value, state_from_fen};
+    // 3×3 from b2: player 1 steps into a1 at once.
+    let grid = Grid::new(3, 3);
+    let mut o = Oracle::new(grid.clone());
+    assert_eq!(o.value(&State::start(&grid, 4)), Value::Win(1));
+    // 4×4, player 1 on d2 with only d3 open: d3 is next to d4, player 2 steps in.
+    let grid = Grid::new(4, 4);
+    let mut o = Oracle::new(grid.clone());
+    assert_eq!(
+        o.value(&state_from_fen(&grid, "4/2x1/1xxs/1xxx 1")),
+        Value::Loss(2)
+    );
+    // 6×4, player 1 on b3. b2 loses at once (c1 leaves player 1 stuck); b4 loses
+    // (a3 forces b2, then c1); a3 and c3 win in 5 (a3 b4 c3 b2 a1, c3 b4 a3 b2 a1).
+    let grid = Grid::new(6, 4);
+    let mut o = Oracle::new(grid.clone());
+    let state = state_from_fen(&grid, "x1xx2/1s1x1x/x1xxxx/1x1xx1 1");
+    assert_eq!(o.value(&state), Value::Win(5));
+    let values: Vec<(String, Value)> = o
+        .move_values(&state)
+        .into_iter()
+        .map(|(to, v)| (grid.name(to), v))
+        .collect();
+    let value_of = |name: &str| values.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+    assert_eq!(value_of("b2"), Some(Value::Loss(2)));
+    assert!(value_of("b4").is_some_and(|v| !v.is_win()));
+    assert_eq!(value_of("a3"), Some(Value::Win(5)));
+    assert_eq!(value_of("c3"), Some(Value::Win(5)));
+    assert_eq!(values.len(), 4, "moves from b3: a3 b2 b4 c3");
+    // A player with no move loses: 3×3, the snail on a3 boxed in by slime.
+    let grid = Grid::new(3, 3);
+    let state = state_from_fen(&grid, "sx1/xx1/3 2");
+    assert_eq!(state.winner(&grid), Some(0));
+}
