@@ -1,0 +1,256 @@
+//! Miss-rate benchmark (issue 4): from random positions of every phase, does a
+//! search of `movetime` milliseconds return a winning move whenever one exists?
+//!
+//! Ignored by default; run it through `scripts/bench-missrate.sh`, or directly:
+//! `cargo test --release --test bench_missrate -- --ignored --nocapture`.
+//! Parameters (environment variables):
+//! - `MISSRATE_POSITIONS` number of positions (default 1000);
+//! - `MISSRATE_MS` movetime in milliseconds (default 100);
+//! - `MISSRATE_SEED` seed of the position generator (default 1);
+//! - `MISSRATE_SIZE` board size (default 7x7);
+//! - `MISSRATE_VIA` `engine` (the library, default) or `protocol` (the real binary:
+//!   `uginewgame`, `position fen ...`, `go movetime N`, one process for the run).
+//!
+//! Positions are random playouts of random length from the default start and from
+//! the square one up and right of it (e5 on 7×7), finished games and repeats skipped. The truth
+//! comes from the engine's own exact `solve` without limits, on a separate engine;
+//! a move wins if `solve` proves the position after it lost for the opponent.
+//! Where the reachable region is small enough, the independent oracle of
+//! tests/oracle cross-checks the truth (verdicts up to 34 squares).
+//! Every search gets a fresh game (`new_game` / `uginewgame`).
+
+mod common;
+mod oracle;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use slimetrail::board::{Position, Size, Square};
+use slimetrail::rng::Rng;
+use slimetrail::search::{Engine, EngineOptions, Limits, Verdict};
+
+use oracle::positions::region_size;
+use oracle::{Grid, Oracle};
+
+/// Largest region for which the independent oracle cross-checks verdicts.
+const ORACLE_REGION: u32 = 34;
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    match std::env::var(name) {
+        Ok(text) => text.trim().parse().unwrap_or_else(|_| {
+            panic!("{name}={text:?} cannot be read: expected a value like the default")
+        }),
+        Err(_) => default,
+    }
+}
+
+/// How the searches are run.
+enum Searcher {
+    /// The library's engine, in this process.
+    Library(Engine),
+    /// The engine binary over the protocol.
+    Protocol(common::Engine),
+}
+
+impl Searcher {
+    fn new(via: &str) -> Searcher {
+        match via {
+            "engine" => Searcher::Library(Engine::new(EngineOptions::default())),
+            "protocol" => {
+                let mut process = common::Engine::start();
+                process.send("ugi");
+                process.until(|l| l == "ugiok");
+                Searcher::Protocol(process)
+            }
+            other => panic!("MISSRATE_VIA={other:?}: expected 'engine' or 'protocol'"),
+        }
+    }
+
+    /// A fresh game, then a search of `ms` milliseconds: the move and the wall time.
+    fn best_move(&mut self, position: &Position, ms: u64) -> (Option<Square>, Duration) {
+        match self {
+            Searcher::Library(engine) => {
+                engine.new_game();
+                let limits = Limits::movetime(Duration::from_millis(ms));
+                let started = Instant::now();
+                let out = engine.search(position, &limits, &AtomicBool::new(false), &mut |_| {});
+                (out.best_move, started.elapsed())
+            }
+            Searcher::Protocol(process) => {
+                process.send("uginewgame");
+                process.send(&format!("position fen {position}"));
+                process.sync();
+                let started = Instant::now();
+                process.send(&format!("go movetime {ms}"));
+                let lines = process.until(|l| l.starts_with("bestmove"));
+                let elapsed = started.elapsed();
+                let last = lines.last().map_or("", String::as_str);
+                let name = last.trim_start_matches("bestmove").trim();
+                let square = position.size().parse_square(name).ok();
+                (square, elapsed)
+            }
+        }
+    }
+}
+
+/// A random playout of random length from `start`; `None` if the game ended.
+fn playout(size: Size, start: Square, rng: &mut Rng) -> Option<Position> {
+    let mut position = Position::start_at(size, start).ok()?;
+    let plies = rng.below(size.squares() as u64 * 3 / 4) as usize;
+    let careful = rng.below(4) != 0;
+    for _ in 0..plies {
+        let moves: Vec<Square> = position.moves().iter().collect();
+        let quiet: Vec<Square> = moves
+            .iter()
+            .copied()
+            .filter(|&m| !position.after(m).outcome().is_over())
+            .collect();
+        let choices = if careful { &quiet } else { &moves };
+        let Some(&mv) = rng.choose(choices) else {
+            break;
+        };
+        position.play(mv);
+        if position.outcome().is_over() {
+            return None;
+        }
+    }
+    (!position.outcome().is_over()).then_some(position)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let index = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[index].as_secs_f64() * 1000.0
+}
+
+#[test]
+#[ignore = "benchmark: run scripts/bench-missrate.sh"]
+fn movetime_search_finds_a_winning_move_whenever_one_exists() {
+    let count: usize = env_or("MISSRATE_POSITIONS", 1000);
+    let ms: u64 = env_or("MISSRATE_MS", 100);
+    let seed: u64 = env_or("MISSRATE_SEED", 1);
+    let size: Size = env_or("MISSRATE_SIZE", Size::DEFAULT);
+    let via: String = env_or("MISSRATE_VIA", "engine".to_string());
+    let mut rng = Rng::new(seed);
+    let mut truth = Engine::new(EngineOptions {
+        hash_mb: 128,
+        ..EngineOptions::default()
+    });
+    let mut searcher = Searcher::new(&via);
+    let stop = AtomicBool::new(false);
+    let grid = (size.squares() <= 56).then(|| Grid::new(size.width(), size.height()));
+    let starts: Vec<Square> = [
+        size.default_start(),
+        size.square(size.width() / 2 + 1, size.height() / 2 + 1)
+            .unwrap_or(size.default_start()),
+    ]
+    .into_iter()
+    .filter(|&s| size.goal_owner(s).is_none())
+    .collect();
+    let (mut positions, mut winning, mut misses, mut cross_checked) = (0, 0, Vec::new(), 0);
+    let mut disagreements = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut times = Vec::new();
+    let mut overruns = Vec::new();
+    let mut truth_time = Duration::ZERO;
+    let mut solve = |p: &Position| {
+        truth.new_game();
+        let started = Instant::now();
+        let out = truth.solve(p, &Limits::default(), &stop, &mut |_| {});
+        truth_time += started.elapsed();
+        out.verdict
+            .unwrap_or_else(|| panic!("solve without limits gave no verdict for {p}"))
+    };
+    while positions < count {
+        let start = starts[rng.below(starts.len() as u64) as usize];
+        let Some(position) = playout(size, start, &mut rng) else {
+            continue;
+        };
+        if !seen.insert(position) {
+            continue;
+        }
+        positions += 1;
+        let verdict = solve(&position);
+        if let Some(grid) = &grid {
+            let state = oracle::state_from_fen(grid, &position.to_string());
+            if region_size(grid, &state) <= ORACLE_REGION {
+                cross_checked += 1;
+                let wins = Oracle::new(grid.clone()).wins(&state);
+                if wins != (verdict == Verdict::Win) {
+                    disagreements
+                        .push(format!("{position}: solve {verdict:?}, oracle wins={wins}"));
+                }
+            }
+        }
+        let (best, elapsed) = searcher.best_move(&position, ms);
+        times.push(elapsed);
+        if elapsed.as_millis() > u128::from(ms) + 5 {
+            overruns.push((elapsed, position));
+        }
+        if verdict != Verdict::Win {
+            continue;
+        }
+        winning += 1;
+        let wins = best
+            .filter(|&m| position.moves().contains(m))
+            .is_some_and(|m| {
+                let child = position.after(m);
+                child.outcome().winner() == Some(position.side_to_move())
+                    || (!child.outcome().is_over() && solve(&child) == Verdict::Loss)
+            });
+        if !wins {
+            let name = best.map_or("none".to_string(), |m| position.name(m));
+            misses.push(format!("{position} (played {name})"));
+        }
+    }
+    times.sort();
+    let over = overruns.len();
+    let early = times
+        .iter()
+        .filter(|t| t.as_millis() < u128::from(ms) / 2)
+        .count();
+    println!("== miss rate: {size}, go movetime {ms} via {via}, seed {seed}");
+    println!("positions (distinct) {positions}");
+    println!("with a winning move  {winning}");
+    println!("misses               {}", misses.len());
+    println!(
+        "miss rate            {:.3}% of winning positions",
+        100.0 * misses.len() as f64 / winning.max(1) as f64
+    );
+    for miss in &misses {
+        println!("miss                 {miss}");
+    }
+    println!(
+        "search time ms       min {:.1}  median {:.1}  p90 {:.1}  p99 {:.1}  max {:.1}",
+        percentile(&times, 0.0),
+        percentile(&times, 0.5),
+        percentile(&times, 0.9),
+        percentile(&times, 0.99),
+        percentile(&times, 1.0)
+    );
+    println!(
+        "searches over {ms}+5 ms {over}; under {} ms (proven early) {early}",
+        ms / 2
+    );
+    overruns.sort_by_key(|&(elapsed, _)| std::cmp::Reverse(elapsed));
+    for (elapsed, position) in overruns.iter().take(10) {
+        let ms = elapsed.as_secs_f64() * 1000.0;
+        println!("overrun              {ms:.1} ms  {position}");
+    }
+    println!(
+        "truth: solve total {:.1} s; oracle cross-checked {cross_checked} verdicts, {} disagreements",
+        truth_time.as_secs_f64(),
+        disagreements.len()
+    );
+    for d in &disagreements {
+        println!("disagreement         {d}");
+    }
+    assert!(disagreements.is_empty(), "solve disagrees with the oracle");
+    assert!(
+        misses.is_empty(),
+        "{} misses out of {winning}",
+        misses.len()
+    );
+}
