@@ -33,28 +33,7 @@ const VERDICT_REGION_7X7: u32 = 34;
 /// Problems the search is known to have: tolerated here (counted and printed) and
 /// demonstrated by the ignored tests named beside them, in tests/search_regressions.rs.
 /// Remove an entry once the bug is fixed.
-const KNOWN_BUGS: &[(Context, Kind, &str)] = &[
-    (
-        Context::Depth,
-        Kind::ClaimedWinWithoutMove,
-        "depth_search_of_a_sealed_win_plays_a_winning_move",
-    ),
-    (
-        Context::Depth,
-        Kind::LineIncomplete,
-        "depth_search_pv_of_a_proven_win_ends_in_the_win",
-    ),
-    (
-        Context::Depth,
-        Kind::LineOneShort,
-        "depth_search_pv_of_a_proven_win_ends_in_the_win",
-    ),
-    (
-        Context::Solve,
-        Kind::LineOneShort,
-        "solve_pv_of_a_forced_loss_ends_the_game",
-    ),
-];
+const KNOWN_BUGS: &[(Context, Kind, &str)] = &[];
 
 /// Counts of checked positions in one group.
 #[derive(Default)]

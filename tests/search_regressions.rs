@@ -47,7 +47,6 @@ fn winner_after(grid: &Grid, state: &State, pv: &[slimetrail::board::Square]) ->
 /// matching verdict, reports `score mate 7` with an empty pv, and plays its
 /// fallback move b2, which loses (player 2 answers c1 and player 1 is stuck).
 #[test]
-#[ignore = "known search bug: a depth-limited search of a root decided by a matching verdict plays a fallback move"]
 fn depth_search_of_a_sealed_win_plays_a_winning_move() {
     for (width, height, fen) in [
         (6, 4, "x1xx2/1s1x1x/x1xxxx/1x1xx1 1"),
@@ -81,7 +80,6 @@ fn depth_search_of_a_sealed_win_plays_a_winning_move() {
 /// `go depth N` reports a proven win whose principal variation stops at a table
 /// hit or a matching verdict instead of ending in the win.
 #[test]
-#[ignore = "known search bug: the pv of a depth-limited proven win stops at table hits and matching verdicts"]
 fn depth_search_pv_of_a_proven_win_ends_in_the_win() {
     for (width, height, fen, depth) in [
         (6, 4, "x2x2/4xx/x2s2/1xx3 2", 19),
@@ -120,7 +118,6 @@ fn depth_search_pv_of_a_proven_win_ends_in_the_win() {
 /// `solve` of a loss in 2 (every move steps next to the opponent's goal): the
 /// principal variation holds the loser's move but not the winner's step into the goal.
 #[test]
-#[ignore = "known search bug: a forced loss's pv lacks the winner's final step into the goal"]
 fn solve_pv_of_a_forced_loss_ends_the_game() {
     for (width, height, fen) in [
         (4, 4, "4/2x1/1xxs/1xxx 1"),
@@ -162,7 +159,6 @@ fn solve_pv_of_a_forced_loss_ends_the_game() {
 /// of the old board. 7×3 and 7×7 share square indices on ranks 1–3, but g3 is
 /// player 2's goal on 7×3 and an ordinary square on 7×7.
 #[test]
-#[ignore = "known search bug: table entries of one board size are used on another"]
 fn table_entries_of_another_board_size_are_not_used() {
     let small = Grid::new(7, 3);
     let big = Grid::new(7, 7);

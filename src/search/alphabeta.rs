@@ -231,11 +231,16 @@ impl<'a, W: Word> Searcher<'a, W> {
         }
         let safe = moves - geo.deadly(side);
         if safe.is_empty() {
+            // The forced step, and the winner's step into its goal after it.
             let (plies, best) = forced_loss(geo, moves, !side);
             let plies = u32::from(plies);
             if let Some(mv) = best {
                 self.pv[p][p] = mv;
                 self.pv_len[p] = p + 1;
+                if plies == 2 && p + 2 <= MAX_PLY {
+                    self.pv[p][p + 1] = size.goal(!side);
+                    self.pv_len[p] = p + 2;
+                }
             }
             return -mate_in(ply + plies);
         }
@@ -312,7 +317,14 @@ impl<'a, W: Word> Searcher<'a, W> {
             }
         }
 
-        if let Some(proof) = matching_verdict(geo, &mut self.matcher, side, snail, region) {
+        // At the root a verdict names no move: search the children, which the
+        // verdicts then settle one by one.
+        let verdict = if ply == 0 {
+            None
+        } else {
+            matching_verdict(geo, &mut self.matcher, side, snail, region)
+        };
+        if let Some(proof) = verdict {
             self.table.store(key, proof.entry(None, 0));
             if !self.exact_mode {
                 return self.bounded(proof, ply);

@@ -7,7 +7,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::board::{Position, Word};
+use crate::board::{Position, Size, Word};
 use crate::rng::Rng;
 
 use super::eval::evaluate;
@@ -99,8 +99,8 @@ pub struct Evaluation {
 pub struct Engine {
     pub(super) options: EngineOptions,
     pub(super) table: Table,
-    /// Whether the table holds entries of wide (128-bit) boards.
-    wide_entries: bool,
+    /// The board size whose positions the table holds: keys do not include it.
+    table_size: Option<Size>,
     pub(super) rng: Rng,
     games: u64,
 }
@@ -111,7 +111,7 @@ impl Engine {
         Engine {
             options,
             table: Table::new(options.hash_mb),
-            wide_entries: false,
+            table_size: None,
             rng: Rng::new(options.seed),
             games: 0,
         }
@@ -126,6 +126,7 @@ impl Engine {
     pub fn set_options(&mut self, options: EngineOptions) {
         if options.hash_mb != self.options.hash_mb {
             self.table = Table::new(options.hash_mb);
+            self.table_size = None;
         }
         if options.seed != self.options.seed {
             self.rng = Rng::new(options.seed);
@@ -136,17 +137,19 @@ impl Engine {
     /// Forgets everything learned in the previous game.
     pub fn new_game(&mut self) {
         self.table.clear();
+        self.table_size = None;
         self.games += 1;
         self.rng = Rng::new(self.options.seed ^ self.games.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     }
 
-    /// Makes the table ready for positions stored in words `W`: entries of the
-    /// other layout are cleared away.
-    pub(super) fn prepare_table<W: Word>(&mut self) {
-        let wide = W::BITS > 64;
-        if wide != self.wide_entries {
-            self.table.clear();
-            self.wide_entries = wide;
+    /// Makes the table ready for positions of `size`: keys leave the board size
+    /// out, so entries of another size are cleared away.
+    pub(super) fn prepare_table(&mut self, size: Size) {
+        if self.table_size != Some(size) {
+            if self.table_size.is_some() {
+                self.table.clear();
+            }
+            self.table_size = Some(size);
         }
     }
 

@@ -92,7 +92,7 @@ impl Engine {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
         let deadlines = Deadlines::new(self, pos, limits);
-        self.prepare_table::<W>();
+        self.prepare_table(pos.size());
         self.table.new_search();
         let geo = pos.geometry();
         let moves = pos.moves();
@@ -160,7 +160,15 @@ impl Engine {
                 nodes += searcher.nodes - before;
                 outcome.info.seldepth = outcome.info.seldepth.max(searcher.seldepth);
                 let Some(it) = iteration else { break };
-                self.record_iteration(&mut outcome, &it, depth as u32, nodes, &deadlines);
+                self.record_iteration(
+                    pos,
+                    &mut outcome,
+                    &it,
+                    depth as u32,
+                    nodes,
+                    &deadlines,
+                    stop,
+                );
                 report(&outcome.info);
                 depth += 1;
                 if (is_proven(it.score) && it.exact) || depth > exhaustive || deadlines.past_soft()
@@ -181,13 +189,16 @@ impl Engine {
         }
     }
 
-    fn record_iteration(
+    #[allow(clippy::too_many_arguments)]
+    fn record_iteration<W: Word>(
         &self,
+        pos: &Position<W>,
         outcome: &mut SearchOutcome,
         it: &Iteration,
         depth: u32,
         nodes: u64,
         deadlines: &Deadlines,
+        stop: &AtomicBool,
     ) {
         let (score, bound) = root_score(it.score, it.exact);
         if let Some(&first) = it.pv.first() {
@@ -197,8 +208,27 @@ impl Engine {
         outcome.info.score = Some(score);
         outcome.info.bound = bound;
         outcome.info.pv = it.pv.clone();
+        if is_proven(it.score) {
+            self.complete_line(pos, &mut outcome.info.pv, stop);
+        }
         outcome.info.nodes = nodes;
         outcome.info.time = deadlines.started.elapsed();
+    }
+
+    /// Extends the principal variation of a proven score, which may stop at a
+    /// table entry or a matching verdict, by following the proof to the end.
+    fn complete_line<W: Word>(&self, pos: &Position<W>, pv: &mut Vec<Square>, stop: &AtomicBool) {
+        let mut end = *pos;
+        for &mv in pv.iter() {
+            if end.check_move(mv).is_err() {
+                return;
+            }
+            end.play(mv);
+        }
+        if !end.outcome().is_over() {
+            let mut line_nodes = 0;
+            pv.extend(self.proof_line(&end, None, stop, &mut line_nodes));
+        }
     }
 
     fn finish(

@@ -62,7 +62,11 @@ impl<'a> Budget<'a> {
     pub fn exhausted(&self, nodes: u64) -> bool {
         nodes >= self.nodes
             || self.stop.load(Ordering::Relaxed)
-            || self.halts.iter().flatten().any(|h| h.load(Ordering::Relaxed))
+            || self
+                .halts
+                .iter()
+                .flatten()
+                .any(|h| h.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }

@@ -36,9 +36,8 @@ impl Engine {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SolveOutcome {
         let deadlines = Deadlines::new(self, pos, limits);
-        self.prepare_table::<W>();
+        self.prepare_table(pos.size());
         self.table.new_search();
-        let geo = pos.geometry();
         let started = deadlines.started;
         let table = &self.table;
         let mut progress = |stats: &ProverStats| {
@@ -228,7 +227,11 @@ impl Engine {
         stop: &AtomicBool,
         nodes: &mut u64,
     ) -> Option<(Proof, Option<Square>)> {
-        let budget = Budget::new(stop, None, LINE_STEP_NODES.min(LINE_NODES.saturating_sub(*nodes)));
+        let budget = Budget::new(
+            stop,
+            None,
+            LINE_STEP_NODES.min(LINE_NODES.saturating_sub(*nodes)),
+        );
         let mut prover = Prover::new(pos.geometry(), &self.table, budget);
         let result = prover.prove(pos);
         *nodes += prover.stats.nodes;
