@@ -122,8 +122,12 @@ impl Engine {
         let mut allowed = geo.all();
         let mut slice = FIRST_PROOF_SLICE;
         let mut searcher = Searcher::new(geo, &self.table, deadlines.budget(stop, 0));
+        // Under a time limit, the scored search gets a third of the time the proof
+        // search just had, since its nodes cost more.
+        let mut scored_until = None;
         loop {
             if use_prover {
+                let slice_start = Instant::now();
                 let budget =
                     deadlines.budget(stop, slice.min(deadlines.nodes.saturating_sub(nodes)));
                 let mut prover = Prover::new(geo, &self.table, budget);
@@ -143,6 +147,9 @@ impl Engine {
                     );
                 }
                 allowed = not_proven_losing(self, pos, safe);
+                if let Some(hard) = deadlines.hard {
+                    scored_until = Some(hard.min(Instant::now() + slice_start.elapsed() / 3));
+                }
             }
             let round_budget = if use_prover { slice / 3 } else { u64::MAX };
             let round_start = nodes;
@@ -154,7 +161,9 @@ impl Engine {
                     .nodes
                     .saturating_sub(nodes)
                     .min(round_budget.saturating_sub(nodes - round_start));
-                searcher.set_budget(deadlines.budget(stop, left));
+                let mut budget = deadlines.budget(stop, left);
+                budget.deadline = scored_until.or(budget.deadline);
+                searcher.set_budget(budget);
                 let before = searcher.nodes;
                 let iteration = searcher.iterate(pos, depth, allowed);
                 nodes += searcher.nodes - before;

@@ -9,6 +9,7 @@ mod eval;
 mod go;
 mod level;
 mod limits;
+mod lines;
 mod matching;
 mod parallel;
 mod prover;

@@ -28,9 +28,11 @@
 //! returning a wrong result. Replacement keeps the entry with the most work behind
 //! it, preferring to evict entries of earlier searches.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 
 use crate::board::{Bitboard, Player, Square, Word};
+
+use super::lines::{Line, Lines};
 
 /// Draft of an entry whose score is a proven bound, valid at any depth.
 pub const PROVEN: u8 = u8::MAX;
@@ -92,13 +94,9 @@ pub struct Entry {
     pub work: u8,
 }
 
-#[repr(align(64))]
-#[derive(Default)]
-struct Line([AtomicU64; 8]);
-
 /// The transposition table.
 pub struct Table {
-    lines: Vec<Line>,
+    lines: Lines,
     generation: u8,
 }
 
@@ -116,17 +114,15 @@ impl Table {
     /// A table of about `megabytes` MiB (at least one line).
     pub fn new(megabytes: usize) -> Table {
         let count = (megabytes.max(1) << 20) / std::mem::size_of::<Line>();
-        let mut lines = Vec::with_capacity(count);
-        lines.resize_with(count.max(1), Line::default);
         Table {
-            lines,
+            lines: Lines::zeroed(count),
             generation: 0,
         }
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        for line in &self.lines {
+        for line in self.lines.iter() {
             for word in &line.0 {
                 word.store(0, Relaxed);
             }
