@@ -218,7 +218,7 @@ impl Engine {
         outcome.info.bound = bound;
         outcome.info.pv = it.pv.clone();
         if is_proven(it.score) {
-            self.complete_line(pos, &mut outcome.info.pv, stop);
+            self.complete_line(pos, &mut outcome.info.pv, stop, deadlines.hard);
         }
         outcome.info.nodes = nodes;
         outcome.info.time = deadlines.started.elapsed();
@@ -226,7 +226,13 @@ impl Engine {
 
     /// Extends the principal variation of a proven score, which may stop at a
     /// table entry or a matching verdict, by following the proof to the end.
-    fn complete_line<W: Word>(&self, pos: &Position<W>, pv: &mut Vec<Square>, stop: &AtomicBool) {
+    fn complete_line<W: Word>(
+        &self,
+        pos: &Position<W>,
+        pv: &mut Vec<Square>,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+    ) {
         let mut end = *pos;
         for &mv in pv.iter() {
             if end.check_move(mv).is_err() {
@@ -236,7 +242,7 @@ impl Engine {
         }
         if !end.outcome().is_over() {
             let mut line_nodes = 0;
-            pv.extend(self.proof_line(&end, None, stop, &mut line_nodes));
+            pv.extend(self.proof_line(&end, None, stop, deadline, &mut line_nodes));
         }
     }
 
@@ -266,7 +272,7 @@ impl Engine {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
         let mut line_nodes = 0;
-        let pv = self.proof_line(pos, best, stop, &mut line_nodes);
+        let pv = self.proof_line(pos, best, stop, deadlines.hard, &mut line_nodes);
         let (score, bound) = match proof {
             Proof::Win(n) => (Score::Mate(i32::from(n)), Bound::Lower),
             Proof::Loss(n) => (Score::Mate(-i32::from(n)), Bound::Upper),

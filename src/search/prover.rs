@@ -23,7 +23,9 @@ use std::time::Instant;
 use crate::board::{Bitboard, Geometry, Player, Position, Square, Word};
 
 use super::matching::Matcher;
-use super::reduced::{Pieces, Proof, forced_loss, matching_verdict, reachable_region};
+use super::reduced::{
+    Pieces, Proof, forced_loss, matching_verdict, reachable_region, wins_in_three,
+};
 use super::tt::{Key, Table};
 
 /// When a search must give up: the stop flag, a deadline, a node budget.
@@ -84,6 +86,8 @@ pub struct ProverStats {
     pub etc_cutoffs: u64,
     /// Nodes won by a move that leaves the opponent no safe reply.
     pub immediate_wins: u64,
+    /// Nodes won by a move after which every reply allows such a move.
+    pub wins_in_three: u64,
     /// Flood fills to split regions into their pieces.
     pub floods: u64,
     /// Children skipped as mirror images at symmetric nodes.
@@ -330,6 +334,21 @@ impl<'a, W: Word> Prover<'a, W> {
                 self.stats.immediate_wins += 1;
                 let (plies, _) = forced_loss(geo, geo.neighbours(c) & open, side);
                 let proof = Proof::Win(1 + plies);
+                self.store(
+                    Key {
+                        region,
+                        snail,
+                        side,
+                    },
+                    proof,
+                    Some(c),
+                    self.stats.nodes,
+                );
+                return Some((proof, Some(c)));
+            }
+            if let Some(plies) = wins_in_three(geo, open, side, c, replies) {
+                self.stats.wins_in_three += 1;
+                let proof = Proof::Win(plies);
                 self.store(
                     Key {
                         region,

@@ -145,6 +145,37 @@ pub fn forced_loss<W: Word>(
     }
 }
 
+/// Whether stepping onto `c` wins within three plies: every safe reply of the
+/// opponent allows a move after which the opponent has no safe move. Returns the
+/// longest such game counted from before the step, or `None` if some reply holds.
+/// `replies` are the opponent's safe replies after the step (not empty).
+#[inline]
+pub fn wins_in_three<W: Word>(
+    geometry: &Geometry<W>,
+    open: Bitboard<W>,
+    side: Player,
+    c: Square,
+    replies: Bitboard<W>,
+) -> Option<u16> {
+    let own_deadly = geometry.deadly(side);
+    let opponent_deadly = geometry.deadly(!side);
+    let after_step = open - Bitboard::from_square(c);
+    let mut longest = 0;
+    for d in replies {
+        let after_reply = after_step - Bitboard::from_square(d);
+        let mut fastest: Option<u16> = None;
+        for e in geometry.neighbours(d) & (after_reply - own_deadly) {
+            let theirs = geometry.neighbours(e) & after_reply;
+            if (theirs - opponent_deadly).is_empty() {
+                let plies = 1 + forced_loss(geometry, theirs, side).0;
+                fastest = Some(fastest.map_or(plies, |f| f.min(plies)));
+            }
+        }
+        longest = longest.max(2 + fastest?);
+    }
+    Some(longest)
+}
+
 /// Exact verdicts from maximum matchings where they apply, with the region's size
 /// (plus a final step into a goal) bounding the rest of the game:
 /// - no goal zone reachable: plain geography, decided both ways;

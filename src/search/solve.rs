@@ -79,7 +79,7 @@ impl Engine {
             };
         };
         let mut line_nodes = 0;
-        let mut pv = self.proof_line(pos, best, stop, &mut line_nodes);
+        let mut pv = self.proof_line(pos, best, stop, deadlines.hard, &mut line_nodes);
         let (verdict, mut score, mut bound) = match proof {
             Proof::Win(n) => (Verdict::Win, Score::Mate(i32::from(n)), Bound::Lower),
             Proof::Loss(n) => (Verdict::Loss, Score::Mate(-i32::from(n)), Bound::Upper),
@@ -151,6 +151,7 @@ impl Engine {
         pos: &Position<W>,
         first: Option<Square>,
         stop: &AtomicBool,
+        deadline: Option<Instant>,
         nodes: &mut u64,
     ) -> Vec<Square> {
         let geo = pos.geometry();
@@ -169,9 +170,11 @@ impl Engine {
                     forced_loss(geo, moves, !side).1
                 }
             } else {
-                match self.prove_step(&p, stop, nodes) {
+                match self.prove_step(&p, stop, deadline, nodes) {
                     Some((Proof::Win(_), best)) => hint.filter(|h| safe.contains(*h)).or(best),
-                    Some((Proof::Loss(_), _)) => self.longest_resistance(&p, safe, stop, nodes),
+                    Some((Proof::Loss(_), _)) => {
+                        self.longest_resistance(&p, safe, stop, deadline, nodes)
+                    }
                     None => None,
                 }
             };
@@ -192,6 +195,7 @@ impl Engine {
         p: &Position<W>,
         safe: Bitboard<W>,
         stop: &AtomicBool,
+        deadline: Option<Instant>,
         nodes: &mut u64,
     ) -> Option<Square> {
         let geo = p.geometry();
@@ -211,7 +215,9 @@ impl Engine {
         }
         if longest.is_none() {
             for c in safe {
-                if let Some((Proof::Win(n), _)) = self.prove_step(&p.after(c), stop, nodes) {
+                if let Some((Proof::Win(n), _)) =
+                    self.prove_step(&p.after(c), stop, deadline, nodes)
+                {
                     if longest.is_none_or(|(m, _)| n > m) {
                         longest = Some((n, c));
                     }
@@ -225,11 +231,12 @@ impl Engine {
         &self,
         pos: &Position<W>,
         stop: &AtomicBool,
+        deadline: Option<Instant>,
         nodes: &mut u64,
     ) -> Option<(Proof, Option<Square>)> {
         let budget = Budget::new(
             stop,
-            None,
+            deadline,
             LINE_STEP_NODES.min(LINE_NODES.saturating_sub(*nodes)),
         );
         let mut prover = Prover::new(pos.geometry(), &self.table, budget);
