@@ -47,7 +47,9 @@ pub fn run_mock(behaviour: &MockBehaviour) -> i32 {
             .create(true)
             .append(true)
             .open(path)
-            .and_then(|mut f| writeln!(f, "{}", std::process::id()));
+            // One write call per line: engines started together append to the same
+            // file, and `writeln!` may split a line into several writes.
+            .and_then(|mut f| f.write_all(format!("{}\n", std::process::id()).as_bytes()));
         if let Err(e) = written {
             eprintln!("mock: cannot write the pid file {}: {e}", path.display());
         }
