@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::bitboard::Word;
-use super::geometry::{Player, Square};
+use super::coords::{Player, Square};
 use super::position::{Outcome, Position};
 
 /// A text diagram of a position: coordinates, goals, slime, the snail and whose turn it is.

@@ -3,6 +3,7 @@
 //! Nothing here knows about search, protocols or tournaments.
 
 mod bitboard;
+mod coords;
 mod diagram;
 mod geometry;
 mod notation;
@@ -10,11 +11,11 @@ mod perft;
 mod position;
 
 pub use bitboard::{Bitboard, Squares, Word};
-pub use diagram::Diagram;
-pub use geometry::{
-    Geometry, MAX_SIDE, MAX_SQUARES, MIN_SIDE, Player, Size, SizeError, Square, SquareError,
-    SquareName,
+pub use coords::{
+    MAX_SIDE, MAX_SQUARES, MIN_SIDE, Player, Size, SizeError, Square, SquareError, SquareName,
 };
+pub use diagram::Diagram;
+pub use geometry::Geometry;
 pub use notation::PositionError;
 pub use perft::{divide, perft, perft_in};
 pub use position::{IllegalMove, MoveError, Outcome, Position, StartError, WinReason};

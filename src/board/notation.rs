@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::bitboard::{Bitboard, Word};
-use super::geometry::{MAX_SIDE, MIN_SIDE, Player, Size, Square};
+use super::coords::{MAX_SIDE, MIN_SIDE, Player, Size, Square};
 use super::position::Position;
 
 /// Why a position string was rejected.

@@ -5,7 +5,7 @@
 //! has no continuation; a game that ends earlier contributes nothing to deeper counts.
 
 use super::bitboard::Word;
-use super::geometry::Square;
+use super::coords::Square;
 use super::position::Position;
 
 /// Counts the move sequences of exactly `depth` plies, on the fastest word for the board.

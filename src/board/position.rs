@@ -3,7 +3,8 @@
 use std::fmt;
 
 use super::bitboard::{Bitboard, Word};
-use super::geometry::{Geometry, Player, Size, Square, SquareError};
+use super::coords::{Player, Size, Square, SquareError};
+use super::geometry::Geometry;
 
 /// How a finished game was decided.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]

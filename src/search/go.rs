@@ -109,6 +109,9 @@ impl Engine {
         if self.options.level < LEVEL.max as u32 {
             return self.search_at_level(pos, limits, stop, &deadlines, report);
         }
+        if self.options.threads > 1 && limits.depth.is_none() {
+            return self.search_on_threads(pos, stop, &deadlines, fallback, report);
+        }
         let mut outcome = SearchOutcome {
             best_move: Some(fallback),
             info: SearchInfo::default(),
@@ -199,7 +202,7 @@ impl Engine {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn record_iteration<W: Word>(
+    pub(super) fn record_iteration<W: Word>(
         &self,
         pos: &Position<W>,
         outcome: &mut SearchOutcome,
@@ -246,7 +249,7 @@ impl Engine {
         }
     }
 
-    fn finish(
+    pub(super) fn finish(
         &self,
         mut outcome: SearchOutcome,
         nodes: u64,
@@ -260,7 +263,7 @@ impl Engine {
     /// Ends a search whose root the proof search has decided: the principal
     /// variation follows the proof to the end of the game.
     #[allow(clippy::too_many_arguments)]
-    fn finish_proven<W: Word>(
+    pub(super) fn finish_proven<W: Word>(
         &mut self,
         pos: &Position<W>,
         proof: Proof,
@@ -296,7 +299,7 @@ impl Engine {
 }
 
 /// The safe root moves not yet proven to lose; all safe moves if every one loses.
-fn not_proven_losing<W: Word>(
+pub(super) fn not_proven_losing<W: Word>(
     engine: &Engine,
     pos: &Position<W>,
     safe: Bitboard<W>,

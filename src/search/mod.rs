@@ -16,6 +16,7 @@ mod prover;
 mod reduced;
 mod report;
 mod solve;
+mod threads;
 mod timeman;
 mod tt;
 
