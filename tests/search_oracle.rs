@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use slimetrail::board::Size;
 use slimetrail::rng::Rng;
-use slimetrail::search::{Engine, EngineOptions, Limits};
+use slimetrail::search::{Engine, EngineOptions, Limits, Verdict};
 
 use oracle::check::{Context, Kind, Problem, Truth, check_search, check_solve};
 use oracle::positions::{Origin, Phase, default_start, phase, region_size, slime, walk};
@@ -355,6 +355,74 @@ fn movetime_search_finds_the_win_in_small_positions() {
         }
     }
     assert_eq!(checked, 40, "not enough winning positions were generated");
+    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
+}
+
+/// With two threads, `solve` runs two provers and `go` runs a prover beside the
+/// scored search; both must still be exactly right.
+#[test]
+fn two_threads_solve_and_search_agree_with_the_oracle() {
+    let mut run = Run::new(5, 5, 0x2222);
+    let threaded = || {
+        Engine::new(EngineOptions {
+            hash_mb: HASH_MB,
+            threads: 2,
+            ..EngineOptions::default()
+        })
+    };
+    run.engine = threaded();
+    let grid = run.grid();
+    let stop = AtomicBool::new(false);
+    let mut checked = 0;
+    for _ in 0..2000 {
+        if checked == 60 {
+            break;
+        }
+        let length = 2 + run.rng.below(16) as usize;
+        let Some(state) = walk(&grid, default_start(&grid), length, true, &mut run.rng) else {
+            continue;
+        };
+        if region_size(&grid, &state) > 16 {
+            continue;
+        }
+        checked += 1;
+        let position = state.to_position(&grid);
+        let wins = run.oracle.wins(&state);
+        run.engine.new_game();
+        let solved = run
+            .engine
+            .solve(&position, &Limits::default(), &stop, &mut |_| {});
+        let verdict_right = solved.verdict.is_some_and(|v| (v == Verdict::Win) == wins);
+        if !verdict_right {
+            run.failures.push(format!(
+                "{}: two-thread solve said {:?}, the oracle says {}",
+                state.to_fen(&grid),
+                solved.verdict,
+                if wins { "win" } else { "loss" }
+            ));
+        }
+        run.engine.new_game();
+        let searched = run.engine.search(
+            &position,
+            &Limits::nodes(GENEROUS_NODES),
+            &stop,
+            &mut |_| {},
+        );
+        let legal = searched
+            .best_move
+            .is_some_and(|m| state.moves(&grid) & (1u64 << m.index()) != 0);
+        let winning = searched
+            .best_move
+            .is_some_and(|m| run.oracle.move_wins(&state, m.index() as usize));
+        if !legal || (wins && !winning) {
+            run.failures.push(format!(
+                "{}: two-thread search played {:?} (winning moves exist: {wins})",
+                state.to_fen(&grid),
+                searched.best_move.map(|m| grid.name(m.index() as usize))
+            ));
+        }
+    }
+    assert_eq!(checked, 60, "not enough positions were generated");
     assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
 }
 
