@@ -363,14 +363,11 @@ fn movetime_search_finds_the_win_in_small_positions() {
 #[test]
 fn two_threads_solve_and_search_agree_with_the_oracle() {
     let mut run = Run::new(5, 5, 0x2222);
-    let threaded = || {
-        Engine::new(EngineOptions {
-            hash_mb: HASH_MB,
-            threads: 2,
-            ..EngineOptions::default()
-        })
-    };
-    run.engine = threaded();
+    run.engine = Engine::new(EngineOptions {
+        hash_mb: HASH_MB,
+        threads: 2,
+        ..EngineOptions::default()
+    });
     let grid = run.grid();
     let stop = AtomicBool::new(false);
     let mut checked = 0;
