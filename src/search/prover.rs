@@ -24,7 +24,7 @@ use crate::board::{Bitboard, Geometry, Player, Position, Square, Word};
 
 use super::matching::Matcher;
 use super::reduced::{
-    Pieces, Proof, forced_loss, matching_verdict, reachable_region, wins_in_three,
+    Pieces, Proof, forced_loss, loses_in_two, matching_verdict, reachable_region, wins_in_three,
 };
 use super::tt::{Key, Table};
 
@@ -88,6 +88,8 @@ pub struct ProverStats {
     pub immediate_wins: u64,
     /// Nodes won by a move after which every reply allows such a move.
     pub wins_in_three: u64,
+    /// Steps skipped because a reply to them leaves no safe move.
+    pub losing_steps: u64,
     /// Flood fills to split regions into their pieces.
     pub floods: u64,
     /// Children skipped as mirror images at symmetric nodes.
@@ -328,6 +330,7 @@ impl<'a, W: Word> Prover<'a, W> {
             connected: false,
         }; 8];
         let mut count = 0;
+        let mut known_longest = 0u16;
         for c in safe {
             let replies = geo.neighbours(c) & (open - opponent_deadly);
             if replies.is_empty() {
@@ -345,6 +348,13 @@ impl<'a, W: Word> Prover<'a, W> {
                     self.stats.nodes,
                 );
                 return Some((proof, Some(c)));
+            }
+            // A step after which some reply leaves us no safe move loses at once:
+            // it needs no node of its own.
+            if let Some(plies) = loses_in_two(geo, open, side, c, replies) {
+                self.stats.losing_steps += 1;
+                known_longest = known_longest.max(plies);
+                continue;
             }
             if let Some(plies) = wins_in_three(geo, open, side, c, replies) {
                 self.stats.wins_in_three += 1;
@@ -413,7 +423,7 @@ impl<'a, W: Word> Prover<'a, W> {
                 side: !side,
             });
         }
-        let mut longest = 0u16;
+        let mut longest = known_longest;
         for child in children.iter_mut().filter(|c| c.order != SKIP) {
             let child_key = Key {
                 region: child.region,

@@ -145,10 +145,34 @@ pub fn forced_loss<W: Word>(
     }
 }
 
+/// Whether stepping onto `c` loses at once: some safe reply of the opponent leaves
+/// us no safe move. Returns the length of the quickest such loss, counted from
+/// before the step, or `None`. `replies` are the opponent's safe replies.
+#[inline]
+pub fn loses_in_two<W: Word>(
+    geometry: &Geometry<W>,
+    open: Bitboard<W>,
+    side: Player,
+    c: Square,
+    replies: Bitboard<W>,
+) -> Option<u16> {
+    let own_deadly = geometry.deadly(side);
+    let after_step = open - Bitboard::from_square(c);
+    let mut quickest: Option<u16> = None;
+    for d in replies {
+        let ours = geometry.neighbours(d) & (after_step - Bitboard::from_square(d));
+        if (ours - own_deadly).is_empty() {
+            let plies = 2 + forced_loss(geometry, ours, !side).0;
+            quickest = Some(quickest.map_or(plies, |q| q.min(plies)));
+        }
+    }
+    quickest
+}
+
 /// Whether stepping onto `c` wins within three plies: every safe reply of the
-/// opponent allows a move after which the opponent has no safe move. Returns the
-/// longest such game counted from before the step, or `None` if some reply holds.
-/// `replies` are the opponent's safe replies after the step (not empty).
+/// opponent allows a step after which the opponent has no safe move. Returns a
+/// bound on the length of the game counted from before the step, or `None` if
+/// some reply holds. `replies` are the opponent's safe replies after the step.
 #[inline]
 pub fn wins_in_three<W: Word>(
     geometry: &Geometry<W>,
@@ -163,15 +187,12 @@ pub fn wins_in_three<W: Word>(
     let mut longest = 0;
     for d in replies {
         let after_reply = after_step - Bitboard::from_square(d);
-        let mut fastest: Option<u16> = None;
-        for e in geometry.neighbours(d) & (after_reply - own_deadly) {
-            let theirs = geometry.neighbours(e) & after_reply;
-            if (theirs - opponent_deadly).is_empty() {
-                let plies = 1 + forced_loss(geometry, theirs, side).0;
-                fastest = Some(fastest.map_or(plies, |f| f.min(plies)));
-            }
-        }
-        longest = longest.max(2 + fastest?);
+        let theirs_after = after_reply - opponent_deadly;
+        let e = (geometry.neighbours(d) & (after_reply - own_deadly))
+            .iter()
+            .find(|&e| (geometry.neighbours(e) & theirs_after).is_empty())?;
+        let plies = 3 + forced_loss(geometry, geometry.neighbours(e) & after_reply, side).0;
+        longest = longest.max(plies);
     }
     Some(longest)
 }
@@ -207,5 +228,68 @@ pub fn matching_verdict<W: Word>(
         (true, false) => (!matcher.covers_in_every_maximum(snail, region - opponent_zone))
             .then_some(Proof::Loss(plies)),
         (false, false) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Position, Size};
+    use crate::rng::Rng;
+
+    /// Wins in three plies, square by square.
+    fn wins_in_three_slowly<W: Word>(
+        geo: &Geometry<W>,
+        open: Bitboard<W>,
+        side: Player,
+        c: Square,
+    ) -> bool {
+        let after_step = open - Bitboard::from_square(c);
+        let replies = geo.neighbours(c) & (after_step - geo.deadly(!side));
+        replies.any()
+            && replies.iter().all(|d| {
+                let after_reply = after_step - Bitboard::from_square(d);
+                (geo.neighbours(d) & (after_reply - geo.deadly(side)))
+                    .iter()
+                    .any(|e| {
+                        let after = after_reply - Bitboard::from_square(e);
+                        (geo.neighbours(e) & (after - geo.deadly(!side))).is_empty()
+                    })
+            })
+    }
+
+    #[test]
+    fn wins_in_three_agree_with_a_square_by_square_check() {
+        let mut rng = Rng::new(31);
+        let mut wins = 0;
+        for name in ["5x5", "7x7", "8x8", "6x4"] {
+            let size: Size = name.parse().unwrap();
+            for _ in 0..400 {
+                let mut pos: Position<u64> = Position::start(size);
+                let plies = rng.below(size.squares() as u64 / 2);
+                for _ in 0..plies {
+                    let moves: Vec<Square> = pos.moves().iter().collect();
+                    let Some(&m) = rng.choose(&moves) else { break };
+                    if pos.after(m).outcome().is_over() {
+                        break;
+                    }
+                    pos.play(m);
+                }
+                let geo = pos.geometry();
+                let side = pos.side_to_move();
+                for c in pos.moves() - geo.deadly(side) {
+                    let replies = geo.neighbours(c) & (pos.open() - geo.deadly(!side));
+                    let fast =
+                        replies.any() && wins_in_three(geo, pos.open(), side, c, replies).is_some();
+                    let slow = wins_in_three_slowly(geo, pos.open(), side, c);
+                    assert_eq!(fast, slow, "{name} {pos} step {}", pos.name(c));
+                    wins += u32::from(slow);
+                }
+            }
+        }
+        assert!(
+            wins > 50,
+            "the positions should include wins in three, found {wins}"
+        );
     }
 }
