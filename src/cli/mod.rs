@@ -73,6 +73,12 @@ impl PositionArgs {
 pub fn engine_main() -> ExitCode {
     init_logging();
     let cli = EngineCli::parse();
+    if matches!(
+        cli.command,
+        Some(EngineCommand::Perft(_) | EngineCommand::Solve(_) | EngineCommand::Bench(_))
+    ) {
+        quiet_broken_pipe();
+    }
     let result = match cli.command {
         Some(EngineCommand::Perft(args)) => perft::run(&args),
         Some(EngineCommand::Play(args)) => play::run(&args),
@@ -89,6 +95,18 @@ pub fn engine_main() -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Lets a report command end quietly when its reader goes away (`... | head`), as
+/// command-line tools do, instead of panicking on the failed write. Not for the
+/// protocol loop or the arena, which handle closed pipes themselves.
+fn quiet_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of SIGPIPE at start-up, before any
+    // other thread exists, is the documented way to get this behaviour.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
