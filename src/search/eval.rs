@@ -32,6 +32,9 @@ pub const WEIGHTS: EvalWeights = EvalWeights {
     zones: 15,
 };
 
+/// Largest region whose geography parity is computed by matching.
+const PARITY_MATCHING_MAX: u32 = 32;
+
 /// Distance bound used when a zone cannot be reached.
 const FAR: i32 = 16;
 
@@ -87,7 +90,15 @@ pub fn evaluate<W: Word>(
         .map(|c| (geometry.neighbours(c) & (open - geometry.deadly(!side))).len() as i32)
         .min()
         .unwrap_or(0);
-    let parity = if matcher.covers_in_every_maximum(snail, region) {
+    // Matching a large region costs more than the rest of a node; there the
+    // parity of the region's size stands in for it.
+    let parity = if region.len() <= PARITY_MATCHING_MAX {
+        if matcher.covers_in_every_maximum(snail, region) {
+            1
+        } else {
+            -1
+        }
+    } else if region.len() % 2 == 1 {
         1
     } else {
         -1
