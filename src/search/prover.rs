@@ -331,23 +331,17 @@ impl<'a, W: Word> Prover<'a, W> {
         }; 8];
         let mut count = 0;
         let mut known_longest = 0u16;
+        let key = Key {
+            region,
+            snail,
+            side,
+        };
         for c in safe {
             let replies = geo.neighbours(c) & (open - opponent_deadly);
             if replies.is_empty() {
                 self.stats.immediate_wins += 1;
                 let (plies, _) = forced_loss(geo, geo.neighbours(c) & open, side);
-                let proof = Proof::Win(1 + plies);
-                self.store(
-                    Key {
-                        region,
-                        snail,
-                        side,
-                    },
-                    proof,
-                    Some(c),
-                    self.stats.nodes,
-                );
-                return Some((proof, Some(c)));
+                return Some(self.won_by(key, Proof::Win(1 + plies), c));
             }
             // A step after which some reply leaves us no safe move loses at once:
             // it needs no node of its own.
@@ -358,18 +352,7 @@ impl<'a, W: Word> Prover<'a, W> {
             }
             if let Some(plies) = wins_in_three(geo, open, side, c, replies) {
                 self.stats.wins_in_three += 1;
-                let proof = Proof::Win(plies);
-                self.store(
-                    Key {
-                        region,
-                        snail,
-                        side,
-                    },
-                    proof,
-                    Some(c),
-                    self.stats.nodes,
-                );
-                return Some((proof, Some(c)));
+                return Some(self.won_by(key, Proof::Win(plies), c));
             }
             children[count] = Child {
                 square: c,
@@ -380,11 +363,6 @@ impl<'a, W: Word> Prover<'a, W> {
             };
             count += 1;
         }
-        let key = Key {
-            region,
-            snail,
-            side,
-        };
         // The parent's cutoff check has looked this position up already, unless a
         // sibling searched since then may have stored it.
         if !probed {
@@ -476,6 +454,13 @@ impl<'a, W: Word> Prover<'a, W> {
         let proof = Proof::Loss(longest);
         self.store(key, proof, None, nodes_before);
         Some((proof, None))
+    }
+
+    /// Stores and returns a win by `step` found without searching a child.
+    #[inline]
+    fn won_by(&self, key: Key<W>, proof: Proof, step: Square) -> (Proof, Option<Square>) {
+        self.store(key, proof, Some(step), self.stats.nodes);
+        (proof, Some(step))
     }
 
     #[inline]
