@@ -17,7 +17,8 @@ pub struct SolveArgs {
     /// The position to prove.
     #[command(flatten)]
     pub from: PositionArgs,
-    /// Transposition-table size in MiB.
+    /// Transposition-table size in MiB; an upper bound: boards of up to 49 squares
+    /// use at most 4, which holds every proof there.
     #[arg(long, value_name = "MB", default_value_t = 256,
           value_parser = clap::value_parser!(u64).range(HASH_MB.min as u64..=HASH_MB.max as u64))]
     pub hash: u64,

@@ -97,6 +97,7 @@ pub struct Entry {
 /// The transposition table.
 pub struct Table {
     lines: Lines,
+    megabytes: usize,
     generation: u8,
 }
 
@@ -116,8 +117,14 @@ impl Table {
         let count = (megabytes.max(1) << 20) / std::mem::size_of::<Line>();
         Table {
             lines: Lines::zeroed(count),
+            megabytes,
             generation: 0,
         }
+    }
+
+    /// The table's size in MiB, as asked for when it was made.
+    pub fn megabytes(&self) -> usize {
+        self.megabytes
     }
 
     /// Empties the table.
