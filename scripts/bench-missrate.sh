@@ -4,13 +4,14 @@
 # The truth is the engine's exact `solve` without limits, cross-checked by the
 # independent oracle of tests/oracle where the region is small enough.
 #
-# Usage: scripts/bench-missrate.sh [N] [MS] [SEED] [VIA] [SIZE]
+# Usage: scripts/bench-missrate.sh [N] [MS] [SEED] [VIA] [SIZE] [THREADS]
 #   N     positions (default 2000)
 #   MS    movetime in milliseconds (default 100)
 #   SEED  seed of the position generator (default 1)
 #   VIA   engine: the library in-process, a fresh game per position (default);
 #         protocol: the release binary over UGI (uginewgame, position fen, go movetime)
 #   SIZE  board size (default 7x7)
+#   THREADS  the engine's Threads option (default 1)
 # Prints positions, positions with a winning move, misses (position strings), the
 # miss rate and the search-time distribution. Exits non-zero if there was a miss.
 set -euo pipefail
@@ -20,6 +21,7 @@ export MISSRATE_MS=${2:-100}
 export MISSRATE_SEED=${3:-1}
 export MISSRATE_VIA=${4:-engine}
 export MISSRATE_SIZE=${5:-7x7}
+export MISSRATE_THREADS=${6:-1}
 cargo test --release --quiet --test bench_missrate --no-run
 cargo test --release --quiet --test bench_missrate -- --ignored --nocapture 2>&1 |
     grep -v -E '^(running [0-9]+ test|test result:|$)'

@@ -9,7 +9,8 @@
 //! - `MISSRATE_SEED` seed of the position generator (default 1);
 //! - `MISSRATE_SIZE` board size (default 7x7);
 //! - `MISSRATE_VIA` `engine` (the library, default) or `protocol` (the real binary:
-//!   `uginewgame`, `position fen ...`, `go movetime N`, one process for the run).
+//!   `uginewgame`, `position fen ...`, `go movetime N`, one process for the run);
+//! - `MISSRATE_THREADS` the engine's `Threads` option (default 1).
 //!
 //! Positions are random playouts of random length from the default start and from
 //! the square one up and right of it (e5 on 7×7), finished games and repeats skipped. The truth
@@ -53,13 +54,17 @@ enum Searcher {
 }
 
 impl Searcher {
-    fn new(via: &str) -> Searcher {
+    fn new(via: &str, threads: usize) -> Searcher {
         match via {
-            "engine" => Searcher::Library(Engine::new(EngineOptions::default())),
+            "engine" => Searcher::Library(Engine::new(EngineOptions {
+                threads,
+                ..EngineOptions::default()
+            })),
             "protocol" => {
                 let mut process = common::Engine::start();
                 process.send("ugi");
                 process.until(|l| l == "ugiok");
+                process.send(&format!("setoption name Threads value {threads}"));
                 Searcher::Protocol(process)
             }
             other => panic!("MISSRATE_VIA={other:?}: expected 'engine' or 'protocol'"),
@@ -138,7 +143,8 @@ fn movetime_search_finds_a_winning_move_whenever_one_exists() {
         hash_mb: 128,
         ..EngineOptions::default()
     });
-    let mut searcher = Searcher::new(&via);
+    let threads: usize = env_or("MISSRATE_THREADS", 1);
+    let mut searcher = Searcher::new(&via, threads);
     let stop = AtomicBool::new(false);
     let grid = (size.squares() <= 56).then(|| Grid::new(size.width(), size.height()));
     let starts: Vec<Square> = [
@@ -211,7 +217,7 @@ fn movetime_search_finds_a_winning_move_whenever_one_exists() {
         .iter()
         .filter(|t| t.as_millis() < u128::from(ms) / 2)
         .count();
-    println!("== miss rate: {size}, go movetime {ms} via {via}, seed {seed}");
+    println!("== miss rate: {size}, go movetime {ms} via {via}, seed {seed}, threads {threads}");
     println!("positions (distinct) {positions}");
     println!("with a winning move  {winning}");
     println!("misses               {}", misses.len());

@@ -9,10 +9,11 @@
 mod oracle;
 
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use slimetrail::board::Position;
 use slimetrail::rng::Rng;
-use slimetrail::search::{Engine, EngineOptions, Limits, Score, Verdict};
+use slimetrail::search::{Engine, EngineOptions, Limits, Score, TimeControl, Verdict};
 
 use oracle::positions::slime;
 use oracle::{Grid, Oracle, State, state_from_fen};
@@ -215,4 +216,43 @@ fn table_entries_of_another_board_size_are_not_used() {
         wrong.len(),
         wrong.join("\n")
     );
+}
+
+/// A node whose every move failed low under a winning-mate alpha (mate distance
+/// pruning hands back upper bounds) was stored as a proven win. The proof search
+/// then read it as a proof: with `Threads 2`, where both share the table from the
+/// start, `go movetime 100` played the losing a5 here, found by
+/// `scripts/bench-missrate.sh 1500 100 1 engine 7x7 2`. Scored searches of every
+/// depth first, then `solve` on the same table, must still find a winning move.
+#[test]
+fn scored_upper_bounds_are_not_taken_for_proofs() {
+    let grid = Grid::new(7, 7);
+    let mut oracle = Oracle::new(grid.clone());
+    let fen = "7/7/2xxx2/1sxx3/1xxxx2/2xx3/7 2";
+    let state = state_from_fen(&grid, fen);
+    assert!(oracle.wins(&state), "{fen} is a win for the side to move");
+    let pos = position(&grid, &state);
+    let stop = AtomicBool::new(false);
+    // The table is shared from the first node: the race is timing-dependent, so
+    // the search is repeated; before the fix about one in twenty went wrong.
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 2,
+        threads: 2,
+        ..EngineOptions::default()
+    });
+    let limits = Limits {
+        time: TimeControl::MoveTime(Duration::from_millis(100)),
+        ..Limits::default()
+    };
+    for round in 0..200 {
+        engine.new_game();
+        let outcome = engine.search(&pos, &limits, &stop, &mut |_| {});
+        let best = outcome.best_move.expect("a move");
+        let after = state.after(best.index() as usize);
+        assert!(
+            !oracle.wins(&after),
+            "{fen}, round {round}: go movetime 100 with two threads plays {}, which loses",
+            grid.name(best.index() as usize)
+        );
+    }
 }

@@ -427,8 +427,10 @@ impl<'a, W: Word> Searcher<'a, W> {
                 draft: PROVEN,
                 work: 0,
             }
-        } else if best > MATE_BOUND as i32 {
+        } else if best > MATE_BOUND as i32 && bound != TtBound::Upper {
             // A win: proven whatever the depth, but other moves might win faster.
+            // (A winning score that failed low is only an upper bound: mate
+            // distance pruning hands those back. It is no proof.)
             Entry {
                 best: best_move,
                 score: to_table(best, ply),
