@@ -97,7 +97,6 @@ pub struct Entry {
 /// The transposition table.
 pub struct Table {
     lines: Lines,
-    megabytes: usize,
     generation: u8,
 }
 
@@ -117,14 +116,13 @@ impl Table {
         let count = (megabytes.max(1) << 20) / std::mem::size_of::<Line>();
         Table {
             lines: Lines::zeroed(count),
-            megabytes,
             generation: 0,
         }
     }
 
-    /// The table's size in MiB, as asked for when it was made.
+    /// The table's size in MiB.
     pub fn megabytes(&self) -> usize {
-        self.megabytes
+        (self.lines.len() * std::mem::size_of::<Line>()) >> 20
     }
 
     /// Empties the table.
@@ -340,6 +338,12 @@ mod tests {
         assert!(kept > 10_000, "most entries fit in 1 MiB, kept {kept}");
         let full = table.hashfull::<u64>();
         assert!((200..450).contains(&full), "20000 of 65536 slots: {full}");
+    }
+
+    #[test]
+    fn the_size_reads_back_in_mebibytes() {
+        assert_eq!(Table::new(3).megabytes(), 3);
+        assert_eq!(Table::new(0).megabytes(), 1);
     }
 
     #[test]
