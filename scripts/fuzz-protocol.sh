@@ -14,7 +14,7 @@ seconds=${2:-60}
 cd "$(dirname "$0")/.."
 
 echo "property test with $cases cases"
-PROTOCOL_FUZZ_CASES=$cases cargo test --release --quiet --test protocol_fuzz
+PROTOCOL_FUZZ_CASES=$cases cargo test --quiet --test tests protocol_fuzz
 
 cargo build --release --quiet --bin slimetrail
 bin=target/release/slimetrail

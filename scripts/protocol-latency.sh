@@ -7,5 +7,7 @@
 # Usage: scripts/protocol-latency.sh [ROUNDS]   (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PROTOCOL_LATENCY_ROUNDS=${1:-20} cargo test --release --quiet --test protocol_latency -- \
-    --ignored --nocapture 2>&1 | grep -E 'ms|error|panicked'
+cargo build --release --quiet --bin slimetrail
+SLIMETRAIL_TEST_ENGINE=target/release/slimetrail PROTOCOL_LATENCY_ROUNDS=${1:-20} \
+    cargo test --quiet --test tests protocol_latency -- --ignored --nocapture 2>&1 |
+    grep -E 'ms|error|panicked'

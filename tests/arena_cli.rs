@@ -1,7 +1,7 @@
 //! The arena's command line: errors for bad arguments, the default match with the real
 //! engine, and game records that replay legally under the rules.
 
-mod arena_support;
+use crate::arena_support;
 
 use arena_support::*;
 use slimetrail::board::Position;

@@ -2,7 +2,7 @@
 //! reason recorded, the faulty engine is restarted for its next game, the tournament
 //! completes, and no engine process is left behind.
 
-mod arena_support;
+use crate::arena_support;
 
 use std::collections::HashSet;
 

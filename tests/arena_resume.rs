@@ -1,6 +1,6 @@
 //! Interrupting and resuming tournaments, signals, shards with `merge`, and SPRT stops.
 
-mod arena_support;
+use crate::arena_support;
 
 use std::collections::BTreeSet;
 use std::process::Stdio;

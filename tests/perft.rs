@@ -1,7 +1,7 @@
 //! Perft against published tables and against a naive reference written here,
 //! independent of the library's move generation.
 
-use slimetrail::board::{Player, Position, Size, divide, perft};
+use slimetrail::board::{Position, Side, Size, divide, perft};
 use slimetrail::rng::Rng;
 
 /// A deliberately plain model of the rules: a grid of cells and explicit checks.
@@ -175,7 +175,7 @@ fn random_positions_on_many_sizes_agree_with_the_reference() {
 fn the_sides_own_and_each_others_goals_are_leaves() {
     // 3x3 from b2: every square is next to the snail, both goals included.
     let pos: Position = Position::start(Size::new(3, 3).unwrap());
-    assert_eq!(pos.side_to_move(), Player::One);
+    assert_eq!(pos.side_to_move(), Side::One);
     let reference = Reference::from_position(&pos);
     for depth in 1..=8 {
         assert_eq!(perft(&pos, depth), reference.perft(depth), "depth {depth}");

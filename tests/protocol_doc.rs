@@ -6,7 +6,7 @@
 //! input is closed right after the last line sent, and the engine must then exit
 //! without writing anything that is not listed.
 
-mod common;
+use crate::common;
 
 use common::{Engine, message};
 use slimetrail::board::SquareName;

@@ -1,7 +1,7 @@
 //! Bad input through the real binary: exactly one error line, a warning on stderr,
 //! and the state exactly as before.
 
-mod common;
+use crate::common;
 
 use common::{Engine, is_error, message};
 

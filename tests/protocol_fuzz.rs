@@ -8,7 +8,7 @@
 //! Bounded for `cargo test` (64 cases, well under a second); `PROTOCOL_FUZZ_CASES=N` runs more, as
 //! `scripts/fuzz-protocol.sh` does.
 
-mod common;
+use crate::common;
 
 use common::{Engine, message};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! `scripts/protocol-latency.sh`: `isready` during a search and `stop` until
 //! `bestmove`. Ignored by `cargo test`; machines are too noisy for timed assertions.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -1,6 +1,6 @@
 //! Scripted sessions with the real engine over pipes: every command and its replies.
 
-mod common;
+use crate::common;
 
 use common::{Engine, is_error, message};
 use slimetrail::board::{Position, Size, perft};

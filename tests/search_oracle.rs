@@ -7,7 +7,7 @@
 //! only the verdict for larger ones, up to [`VERDICT_REGION_7X7`]. Run with
 //! `--nocapture` to see the positions checked per size, origin and phase.
 
-mod oracle;
+use crate::oracle;
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::AtomicBool;

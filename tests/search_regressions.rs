@@ -2,11 +2,11 @@
 //! each, checked against the independent oracle (tests/oracle).
 //!
 //! The tests of bugs still open are `#[ignore]`d so that the suite stays green while
-//! the search is being reworked; `cargo test --release --test search_regressions --
+//! the search is being reworked; `cargo test --test tests search_regressions --
 //! --ignored` shows them failing. Once a bug is fixed, drop its `#[ignore]` and its
 //! entry in `KNOWN_BUGS` of tests/search_oracle.rs.
 
-mod oracle;
+use crate::oracle;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

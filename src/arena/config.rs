@@ -101,7 +101,7 @@ impl SearchLimits {
 
 /// What runs an engine: an external program, or the built-in random player.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub enum EngineCommand {
+pub enum Launcher {
     /// A program speaking the protocol on stdin/stdout.
     Process {
         /// The program.
@@ -121,7 +121,7 @@ pub struct EngineSpec {
     /// The name shown in tables and game records; unique in a tournament.
     pub name: String,
     /// How to run it.
-    pub command: EngineCommand,
+    pub command: Launcher,
     /// `setoption` values sent after the start-up handshake, in order.
     pub options: Vec<(String, String)>,
     /// Its search limits.
@@ -273,7 +273,7 @@ pub fn parse_engines(engines: &[Vec<String>], each: &[String]) -> Result<Vec<Eng
             ));
         };
         let command = if cmd == RANDOM_COMMAND {
-            EngineCommand::Random
+            Launcher::Random
         } else {
             let path = PathBuf::from(&cmd);
             if cmd.contains('/') && words.dir.is_none() && !path.exists() {
@@ -281,7 +281,7 @@ pub fn parse_engines(engines: &[Vec<String>], each: &[String]) -> Result<Vec<Eng
                     "{flag} cmd={cmd}: no such file; expected the path of an engine program"
                 ));
             }
-            EngineCommand::Process {
+            Launcher::Process {
                 cmd: path,
                 args: words.args,
                 dir: words.dir.map(PathBuf::from),
@@ -315,10 +315,10 @@ pub fn parse_engines(engines: &[Vec<String>], each: &[String]) -> Result<Vec<Eng
 }
 
 /// A name from the program's file name, or `random`.
-fn default_name(command: &EngineCommand) -> String {
+fn default_name(command: &Launcher) -> String {
     match command {
-        EngineCommand::Random => RANDOM_COMMAND.to_string(),
-        EngineCommand::Process { cmd, .. } => cmd
+        Launcher::Random => RANDOM_COMMAND.to_string(),
+        Launcher::Process { cmd, .. } => cmd
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| cmd.display().to_string()),
@@ -403,7 +403,7 @@ mod tests {
         assert_eq!(specs[1].limits.clock, None);
         assert_eq!(specs[1].limits.movetime, Some(Duration::from_millis(20)));
         assert_eq!(specs[1].limits.describe(), "movetime=20");
-        assert_eq!(specs[0].command, EngineCommand::Random);
+        assert_eq!(specs[0].command, Launcher::Random);
     }
 
     #[test]
@@ -443,7 +443,7 @@ mod tests {
         let specs = parse_engines(&[words("cmd=/bin/sh arg=-c arg=x dir=/tmp")], &[]).unwrap();
         assert_eq!(specs[0].name, "sh");
         match &specs[0].command {
-            EngineCommand::Process { args, dir, .. } => {
+            Launcher::Process { args, dir, .. } => {
                 assert_eq!(args, &["-c", "x"]);
                 assert_eq!(dir.as_deref(), Some(std::path::Path::new("/tmp")));
             }

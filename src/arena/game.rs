@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::config::SearchLimits;
 use super::openings::Opening;
 use super::player::{Fault, FaultKind, Player, Turn};
-use crate::board::{Outcome, Player as Side, Position, Square, WinReason};
+use crate::board::{Outcome, Position, Side, Square, WinReason};
 
 /// Why a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]

@@ -294,7 +294,7 @@ pub fn random_opening(start: Position, plies: usize, rng: &mut Rng) -> Option<Op
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Player, Size};
+    use crate::board::{Side, Size};
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_string).collect()
@@ -322,7 +322,7 @@ mod tests {
                     opening.describe()
                 );
                 let size = pos.size();
-                for goal in [size.goal(Player::One), size.goal(Player::Two)] {
+                for goal in [size.goal(Side::One), size.goal(Side::Two)] {
                     assert!(
                         sq != goal && !size.adjacent(sq, goal),
                         "{} steps next to a goal",

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::game::GameRecord;
-use crate::board::Player;
+use crate::board::Side;
 
 /// The event name written in every record.
 pub const EVENT: &str = "Slimetrail arena";
@@ -64,7 +64,7 @@ pub fn write_game(record: &GameRecord, venue: &Venue) -> String {
     let size = record.start.size();
     let mut out = String::new();
     let start_square = record.start.name(record.start.snail());
-    let fresh = record.start.slimed().is_empty() && record.start.side_to_move() == Player::One;
+    let fresh = record.start.slimed().is_empty() && record.start.side_to_move() == Side::One;
     let tags: Vec<(&str, String)> = vec![
         ("Event", EVENT.to_string()),
         ("Site", venue.site.clone()),
@@ -97,8 +97,8 @@ pub fn write_game(record: &GameRecord, venue: &Venue) -> String {
         } else {
             !first_side
         };
-        let number = (ply + usize::from(first_side == Player::Two)) / 2 + 1;
-        if side == Player::One {
+        let number = (ply + usize::from(first_side == Side::Two)) / 2 + 1;
+        if side == Side::One {
             words.push(format!("{number}."));
         } else if ply == 0 {
             words.push(format!("{number}..."));

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::config::{EngineCommand, EngineSpec, SearchLimits};
+use super::config::{EngineSpec, Launcher, SearchLimits};
 use super::process::{EngineLog, EngineProcess, Launch, Read};
 use crate::board::{Position, Square, SquareName};
 use crate::protocol::{GameSetup, GoArgs, Message, PositionBase, PositionSetup};
@@ -90,8 +90,8 @@ pub trait Player {
 /// Makes the player an engine specification describes.
 pub fn make_player(spec: &EngineSpec, seed: u64, log: &EngineLog) -> Box<dyn Player + Send> {
     match &spec.command {
-        EngineCommand::Random => Box::new(RandomPlayer::new(&spec.name, seed)),
-        EngineCommand::Process { cmd, args, dir } => Box::new(ProcessPlayer {
+        Launcher::Random => Box::new(RandomPlayer::new(&spec.name, seed)),
+        Launcher::Process { cmd, args, dir } => Box::new(ProcessPlayer {
             launch: Launch {
                 name: spec.name.clone(),
                 cmd: cmd.clone(),

@@ -32,16 +32,16 @@ impl Square {
 
 /// One of the two players.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub enum Player {
+pub enum Side {
     /// Moves first and owns the bottom-left corner.
     One,
     /// Moves second and owns the top-right corner.
     Two,
 }
 
-impl Player {
+impl Side {
     /// Both players, in turn order.
-    pub const BOTH: [Player; 2] = [Player::One, Player::Two];
+    pub const BOTH: [Side; 2] = [Side::One, Side::Two];
 
     /// 0 for player 1, 1 for player 2.
     #[inline(always)]
@@ -51,10 +51,10 @@ impl Player {
 
     /// The other player.
     #[inline(always)]
-    pub const fn opponent(self) -> Player {
+    pub const fn opponent(self) -> Side {
         match self {
-            Player::One => Player::Two,
-            Player::Two => Player::One,
+            Side::One => Side::Two,
+            Side::Two => Side::One,
         }
     }
 
@@ -64,15 +64,15 @@ impl Player {
     }
 }
 
-impl std::ops::Not for Player {
-    type Output = Player;
+impl std::ops::Not for Side {
+    type Output = Side;
     #[inline(always)]
-    fn not(self) -> Player {
+    fn not(self) -> Side {
         self.opponent()
     }
 }
 
-impl fmt::Display for Player {
+impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "player {}", self.number())
     }
@@ -219,22 +219,20 @@ impl Size {
 
     /// The goal corner owned by `player`: a1 for player 1, the top-right corner for player 2.
     #[inline(always)]
-    pub const fn goal(self, player: Player) -> Square {
+    pub const fn goal(self, player: Side) -> Square {
         match player {
-            Player::One => Square::from_index(0),
-            Player::Two => {
-                Square::from_index((self.width as usize * self.height as usize - 1) as u8)
-            }
+            Side::One => Square::from_index(0),
+            Side::Two => Square::from_index((self.width as usize * self.height as usize - 1) as u8),
         }
     }
 
     /// The player owning `square` if it is a goal corner.
     #[inline(always)]
-    pub fn goal_owner(self, square: Square) -> Option<Player> {
-        if square == self.goal(Player::One) {
-            Some(Player::One)
-        } else if square == self.goal(Player::Two) {
-            Some(Player::Two)
+    pub fn goal_owner(self, square: Square) -> Option<Side> {
+        if square == self.goal(Side::One) {
+            Some(Side::One)
+        } else if square == self.goal(Side::Two) {
+            Some(Side::Two)
         } else {
             None
         }
@@ -414,11 +412,11 @@ mod tests {
     fn squares_are_named_from_a1() {
         let size = Size::DEFAULT;
         assert_eq!(size.default_start(), size.parse_square("d4").unwrap());
-        assert_eq!(size.name(size.goal(Player::Two)).to_string(), "g7");
-        assert_eq!(size.name(size.goal(Player::One)).to_string(), "a1");
+        assert_eq!(size.name(size.goal(Side::Two)).to_string(), "g7");
+        assert_eq!(size.name(size.goal(Side::One)).to_string(), "a1");
         let big = Size::new(11, 11).unwrap();
-        assert_eq!(big.name(big.goal(Player::Two)).to_string(), "k11");
-        assert_eq!(big.parse_square("k11"), Ok(big.goal(Player::Two)));
+        assert_eq!(big.name(big.goal(Side::Two)).to_string(), "k11");
+        assert_eq!(big.parse_square("k11"), Ok(big.goal(Side::Two)));
         assert_eq!(
             Size::new(8, 8).unwrap().default_start(),
             Size::new(8, 8).unwrap().parse_square("e5").unwrap()

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::bitboard::Word;
-use super::coords::{Player, Square};
+use super::coords::{Side, Square};
 use super::position::{Outcome, Position};
 
 /// A text diagram of a position: coordinates, goals, slime, the snail and whose turn it is.
@@ -42,8 +42,8 @@ impl<'a, W: Word> Diagram<'a, W> {
             }
         } else {
             match size.goal_owner(square) {
-                Some(Player::One) => '1',
-                Some(Player::Two) => '2',
+                Some(Side::One) => '1',
+                Some(Side::Two) => '2',
                 None => '.',
             }
         }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use super::bitboard::{Bitboard, Word};
-use super::coords::{Player, Size, Square};
+use super::coords::{Side, Size, Square};
 
 /// Everything about a board size that never changes during a game, precomputed.
 pub struct Geometry<W: Word> {
@@ -126,7 +126,7 @@ impl<W: Word> Geometry<W> {
             }
         }
         let zone = |goal: Square| neighbours[goal.index() as usize] | Bitboard::from_square(goal);
-        let deadly = [zone(size.goal(Player::Two)), zone(size.goal(Player::One))];
+        let deadly = [zone(size.goal(Side::Two)), zone(size.goal(Side::One))];
         let mut mirror = [0u8; 128];
         for square in all {
             let (file, rank) = (size.file(square), size.rank(square));
@@ -134,8 +134,8 @@ impl<W: Word> Geometry<W> {
                 .square(rank, file)
                 .map_or(square.index(), Square::index);
         }
-        let goals = Bitboard::from_square(size.goal(Player::One))
-            | Bitboard::from_square(size.goal(Player::Two));
+        let goals = Bitboard::from_square(size.goal(Side::One))
+            | Bitboard::from_square(size.goal(Side::Two));
         Geometry {
             size,
             goals,
@@ -174,7 +174,7 @@ impl<W: Word> Geometry<W> {
 
     /// The goal corner and its neighbours that `player` must never enter: the opponent wins at once.
     #[inline(always)]
-    pub fn deadly(&self, player: Player) -> Bitboard<W> {
+    pub fn deadly(&self, player: Side) -> Bitboard<W> {
         self.deadly[player.index()]
     }
 
@@ -305,7 +305,7 @@ mod tests {
             geo.mirror(geo.mirror(geo.neighbours(c2))),
             geo.neighbours(c2)
         );
-        assert_eq!(geo.mirror(geo.deadly(Player::One)), geo.deadly(Player::One));
+        assert_eq!(geo.mirror(geo.deadly(Side::One)), geo.deadly(Side::One));
         assert!(!Geometry::<u64>::of("5x4".parse().unwrap()).is_square());
     }
 
@@ -316,7 +316,7 @@ mod tests {
         let names = |set: Bitboard<u64>| -> Vec<String> {
             set.iter().map(|s| size.name(s).to_string()).collect()
         };
-        assert_eq!(names(geo.deadly(Player::One)), ["f6", "g6", "f7", "g7"]);
-        assert_eq!(names(geo.deadly(Player::Two)), ["a1", "b1", "a2", "b2"]);
+        assert_eq!(names(geo.deadly(Side::One)), ["f6", "g6", "f7", "g7"]);
+        assert_eq!(names(geo.deadly(Side::Two)), ["a1", "b1", "a2", "b2"]);
     }
 }

@@ -12,7 +12,7 @@ mod position;
 
 pub use bitboard::{Bitboard, Squares, Word};
 pub use coords::{
-    MAX_SIDE, MAX_SQUARES, MIN_SIDE, Player, Size, SizeError, Square, SquareError, SquareName,
+    MAX_SIDE, MAX_SQUARES, MIN_SIDE, Side, Size, SizeError, Square, SquareError, SquareName,
 };
 pub use diagram::Diagram;
 pub use geometry::Geometry;

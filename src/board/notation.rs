@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::bitboard::{Bitboard, Word};
-use super::coords::{MAX_SIDE, MIN_SIDE, Player, Size, Square};
+use super::coords::{MAX_SIDE, MIN_SIDE, Side, Size, Square};
 use super::position::Position;
 
 /// Why a position string was rejected.
@@ -179,10 +179,10 @@ fn parse_row(text: &str, row: usize, cells: &mut Vec<Cell>) -> Result<(), Positi
     Ok(())
 }
 
-fn parse_side(text: &str) -> Result<Player, PositionError> {
+fn parse_side(text: &str) -> Result<Side, PositionError> {
     match text {
-        "1" => Ok(Player::One),
-        "2" => Ok(Player::Two),
+        "1" => Ok(Side::One),
+        "2" => Ok(Side::Two),
         other => Err(PositionError::BadSide(other.chars().take(20).collect())),
     }
 }
@@ -251,7 +251,7 @@ impl<W: Word> Position<W> {
         if size.goal_owner(snail).is_some() {
             return Err(PositionError::SnailOnGoal(size.name(snail).to_string()));
         }
-        for player in Player::BOTH {
+        for player in Side::BOTH {
             let goal = size.goal(player);
             if slimed.contains(goal) {
                 return Err(PositionError::GoalSlimed(size.name(goal).to_string()));

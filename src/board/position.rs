@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::bitboard::{Bitboard, Word};
-use super::coords::{Player, Size, Square, SquareError};
+use super::coords::{Side, Size, Square, SquareError};
 use super::geometry::Geometry;
 
 /// How a finished game was decided.
@@ -32,7 +32,7 @@ pub enum Outcome {
     /// The game is over.
     Decided {
         /// The winner.
-        winner: Player,
+        winner: Side,
         /// Why the game ended.
         reason: WinReason,
     },
@@ -40,7 +40,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// The winner, if the game is over.
-    pub fn winner(self) -> Option<Player> {
+    pub fn winner(self) -> Option<Side> {
         match self {
             Outcome::Ongoing => None,
             Outcome::Decided { winner, .. } => Some(winner),
@@ -142,7 +142,7 @@ pub struct Position<W: Word = u128> {
     /// Squares the snail may still enter: neither slimed nor under the snail.
     open: Bitboard<W>,
     snail: Square,
-    side: Player,
+    side: Side,
 }
 
 impl<W: Word> PartialEq for Position<W> {
@@ -174,7 +174,7 @@ impl<W: Word> fmt::Debug for Position<W> {
 impl<W: Word> Position<W> {
     /// The starting position on `size` with the snail on the default start square.
     pub fn start(size: Size) -> Self {
-        Self::from_parts(size, Bitboard::EMPTY, size.default_start(), Player::One)
+        Self::from_parts(size, Bitboard::EMPTY, size.default_start(), Side::One)
     }
 
     /// The starting position with the snail on `start`, which must not be a goal corner.
@@ -182,7 +182,7 @@ impl<W: Word> Position<W> {
         if size.goal_owner(start).is_some() {
             return Err(StartError::OnGoal(size.name(start).to_string()));
         }
-        Ok(Self::from_parts(size, Bitboard::EMPTY, start, Player::One))
+        Ok(Self::from_parts(size, Bitboard::EMPTY, start, Side::One))
     }
 
     /// The starting position with the snail on the named square.
@@ -193,7 +193,7 @@ impl<W: Word> Position<W> {
 
     /// A position from its parts. The slime set must not hold the snail's square;
     /// validation of user input happens in the position-string parser.
-    pub(crate) fn from_parts(size: Size, slimed: Bitboard<W>, snail: Square, side: Player) -> Self {
+    pub(crate) fn from_parts(size: Size, slimed: Bitboard<W>, snail: Square, side: Side) -> Self {
         let geometry = Geometry::of(size);
         let open = geometry.all() - slimed - Bitboard::from_square(snail);
         Position {
@@ -224,7 +224,7 @@ impl<W: Word> Position<W> {
 
     /// The player to move.
     #[inline(always)]
-    pub fn side_to_move(&self) -> Player {
+    pub fn side_to_move(&self) -> Side {
         self.side
     }
 
@@ -242,7 +242,7 @@ impl<W: Word> Position<W> {
 
     /// The player whose goal the snail stands on, if any.
     #[inline(always)]
-    pub fn goal_reached(&self) -> Option<Player> {
+    pub fn goal_reached(&self) -> Option<Side> {
         self.size().goal_owner(self.snail)
     }
 
@@ -369,7 +369,7 @@ mod tests {
     fn start_position_has_eight_moves() {
         let pos: Position = Position::start(Size::DEFAULT);
         assert_eq!(pos.moves().len(), 8);
-        assert_eq!(pos.side_to_move(), Player::One);
+        assert_eq!(pos.side_to_move(), Side::One);
         assert_eq!(pos.outcome(), Outcome::Ongoing);
         assert!(pos.slimed().is_empty());
     }
@@ -380,7 +380,7 @@ mod tests {
         let start: Position<u64> = Position::start(size);
         let mut pos = start;
         let from = pos.play(square(size, "c3"));
-        assert_eq!(pos.side_to_move(), Player::Two);
+        assert_eq!(pos.side_to_move(), Side::Two);
         assert!(pos.slimed().contains(square(size, "d4")));
         assert!(!pos.moves().contains(square(size, "d4")));
         pos.undo(from);
@@ -391,19 +391,19 @@ mod tests {
     fn entering_a_goal_wins_for_its_owner_whoever_moves() {
         let size = Size::DEFAULT;
         let mut pos: Position = Position::start_at(size, square(size, "b2")).unwrap();
-        // Player 1 steps into its own corner and wins.
+        // Side 1 steps into its own corner and wins.
         pos.play(square(size, "a1"));
         assert_eq!(
             pos.outcome(),
             Outcome::Decided {
-                winner: Player::One,
+                winner: Side::One,
                 reason: WinReason::GoalReached
             }
         );
         assert!(pos.moves().is_empty());
         let mut pos: Position = Position::start_at(size, square(size, "f6")).unwrap();
         pos.play(square(size, "g7"));
-        assert_eq!(pos.outcome().winner(), Some(Player::Two));
+        assert_eq!(pos.outcome().winner(), Some(Side::Two));
     }
 
     #[test]
@@ -430,11 +430,11 @@ mod tests {
         let size = Size::new(3, 3).unwrap();
         // Snail on a3 (file 0, rank 2) with a2, b2, b3 slimed: no move left.
         let slimed: Bitboard = ["a2", "b2", "b3"].iter().map(|n| square(size, n)).collect();
-        let pos: Position = Position::from_parts(size, slimed, square(size, "a3"), Player::Two);
+        let pos: Position = Position::from_parts(size, slimed, square(size, "a3"), Side::Two);
         assert_eq!(
             pos.outcome(),
             Outcome::Decided {
-                winner: Player::One,
+                winner: Side::One,
                 reason: WinReason::NoLegalMove
             }
         );

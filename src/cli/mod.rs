@@ -24,12 +24,12 @@ use crate::board::{Position, Size};
 pub struct EngineCli {
     /// What to do instead of speaking the protocol.
     #[command(subcommand)]
-    pub command: Option<EngineCommand>,
+    pub command: Option<EngineSubcommand>,
 }
 
 /// The engine binary's subcommands.
 #[derive(Subcommand, Debug)]
-pub enum EngineCommand {
+pub enum EngineSubcommand {
     /// Count move sequences of exactly DEPTH plies, per first move and in total.
     Perft(perft::PerftArgs),
     /// Play a game against the engine in the terminal.
@@ -75,15 +75,15 @@ pub fn engine_main() -> ExitCode {
     let cli = EngineCli::parse();
     if matches!(
         cli.command,
-        Some(EngineCommand::Perft(_) | EngineCommand::Solve(_) | EngineCommand::Bench(_))
+        Some(EngineSubcommand::Perft(_) | EngineSubcommand::Solve(_) | EngineSubcommand::Bench(_))
     ) {
         quiet_broken_pipe();
     }
     let result = match cli.command {
-        Some(EngineCommand::Perft(args)) => perft::run(&args),
-        Some(EngineCommand::Play(args)) => play::run(&args),
-        Some(EngineCommand::Solve(args)) => search::solve(&args),
-        Some(EngineCommand::Bench(args)) => search::bench(&args),
+        Some(EngineSubcommand::Perft(args)) => perft::run(&args),
+        Some(EngineSubcommand::Play(args)) => play::run(&args),
+        Some(EngineSubcommand::Solve(args)) => search::solve(&args),
+        Some(EngineSubcommand::Bench(args)) => search::bench(&args),
         None => {
             crate::protocol::serve(std::io::stdin(), std::io::stdout());
             Ok(())

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::PositionArgs;
-use crate::board::{Diagram, Outcome, Player, Position, Square};
+use crate::board::{Diagram, Outcome, Position, Side, Square};
 use crate::search::{Engine, EngineOptions, LEVEL, Limits};
 
 /// Arguments of `slimetrail play`.
@@ -58,11 +58,7 @@ fn play(
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
-    let human = if args.second {
-        Player::Two
-    } else {
-        Player::One
-    };
+    let human = if args.second { Side::Two } else { Side::One };
     let size = position.size();
     let mut engine = Engine::new(EngineOptions {
         level: args.level,
@@ -190,7 +186,7 @@ fn draw(out: &mut impl Write, state: &State) -> std::io::Result<()> {
     writeln!(out)
 }
 
-fn announce(out: &mut impl Write, position: &Position, human: Player) -> std::io::Result<()> {
+fn announce(out: &mut impl Write, position: &Position, human: Side) -> std::io::Result<()> {
     if let Outcome::Decided { winner, reason } = position.outcome() {
         let verdict = if winner == human {
             "You win!"

@@ -9,7 +9,7 @@
 //! exact. In exact mode bounds only ever cut, and a search deeper than the game
 //! is long gives exact mate distances.
 
-use crate::board::{Bitboard, Geometry, Player, Position, Square, Word};
+use crate::board::{Bitboard, Geometry, Position, Side, Square, Word};
 
 use super::eval::evaluate;
 use super::matching::Matcher;
@@ -468,7 +468,7 @@ impl<'a, W: Word> Searcher<'a, W> {
 struct Node<W: Word> {
     open: Bitboard<W>,
     snail: Square,
-    side: Player,
+    side: Side,
     region: Bitboard<W>,
     connected: bool,
 }

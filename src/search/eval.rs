@@ -4,7 +4,7 @@
 //! like the transposition-table key. Scores are in centipoints from the side to
 //! move's point of view and stay far below the band of proven results.
 
-use crate::board::{Bitboard, Geometry, Player, Square, Word};
+use crate::board::{Bitboard, Geometry, Side, Square, Word};
 
 use super::matching::Matcher;
 
@@ -78,7 +78,7 @@ pub fn evaluate<W: Word>(
     matcher: &mut Matcher<W>,
     open: Bitboard<W>,
     snail: Square,
-    side: Player,
+    side: Side,
     region: Bitboard<W>,
 ) -> Terms {
     let size = geometry.size();

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::board::Player;
+use crate::board::Side;
 
 /// The clock situation of a search.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -25,7 +25,7 @@ pub enum TimeControl {
 
 impl TimeControl {
     /// Remaining time and increment of `player`, if clocks are running.
-    pub fn clock_of(&self, player: Player) -> Option<(Duration, Duration)> {
+    pub fn clock_of(&self, player: Side) -> Option<(Duration, Duration)> {
         match self {
             TimeControl::Clock {
                 remaining,

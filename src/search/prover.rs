@@ -20,7 +20,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::board::{Bitboard, Geometry, Player, Position, Square, Word};
+use crate::board::{Bitboard, Geometry, Position, Side, Square, Word};
 
 use super::matching::Matcher;
 use super::reduced::{
@@ -249,7 +249,7 @@ impl<'a, W: Word> Prover<'a, W> {
         &mut self,
         open: Bitboard<W>,
         snail: Square,
-        side: Player,
+        side: Side,
         region: Bitboard<W>,
         connected: bool,
         probed: bool,
@@ -272,7 +272,7 @@ impl<'a, W: Word> Prover<'a, W> {
         &mut self,
         open: Bitboard<W>,
         snail: Square,
-        side: Player,
+        side: Side,
         region: Bitboard<W>,
         connected: bool,
         probed: bool,
@@ -287,7 +287,7 @@ impl<'a, W: Word> Prover<'a, W> {
         &mut self,
         open: Bitboard<W>,
         snail: Square,
-        side: Player,
+        side: Side,
         region: Bitboard<W>,
         connected: bool,
         probed: bool,

@@ -5,7 +5,7 @@
 //! player left with no other move loses. Once a region reaches no goal zone the
 //! game is plain vertex geography, which maximum matchings decide exactly.
 
-use crate::board::{Bitboard, Geometry, Player, Square, Word};
+use crate::board::{Bitboard, Geometry, Side, Square, Word};
 
 use super::matching::Matcher;
 use super::tt::{Entry, PROVEN, TtBound};
@@ -133,7 +133,7 @@ impl<W: Word> Pieces<W> {
 pub fn forced_loss<W: Word>(
     geometry: &Geometry<W>,
     moves: Bitboard<W>,
-    winner: Player,
+    winner: Side,
 ) -> (u16, Option<Square>) {
     let goal = geometry.size().goal(winner);
     if let Some(s) = (moves - Bitboard::from_square(goal)).first() {
@@ -152,7 +152,7 @@ pub fn forced_loss<W: Word>(
 pub fn loses_in_two<W: Word>(
     geometry: &Geometry<W>,
     open: Bitboard<W>,
-    side: Player,
+    side: Side,
     c: Square,
     replies: Bitboard<W>,
 ) -> Option<u16> {
@@ -177,7 +177,7 @@ pub fn loses_in_two<W: Word>(
 pub fn wins_in_three<W: Word>(
     geometry: &Geometry<W>,
     open: Bitboard<W>,
-    side: Player,
+    side: Side,
     c: Square,
     replies: Bitboard<W>,
 ) -> Option<u16> {
@@ -208,7 +208,7 @@ pub fn wins_in_three<W: Word>(
 pub fn matching_verdict<W: Word>(
     geometry: &Geometry<W>,
     matcher: &mut Matcher<W>,
-    side: Player,
+    side: Side,
     snail: Square,
     region: Bitboard<W>,
 ) -> Option<Proof> {
@@ -241,7 +241,7 @@ mod tests {
     fn wins_in_three_slowly<W: Word>(
         geo: &Geometry<W>,
         open: Bitboard<W>,
-        side: Player,
+        side: Side,
         c: Square,
     ) -> bool {
         let after_step = open - Bitboard::from_square(c);

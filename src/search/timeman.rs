@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::board::Player;
+use crate::board::Side;
 
 use super::limits::TimeControl;
 
@@ -24,7 +24,7 @@ const MOVETIME_MARGIN: Duration = Duration::from_millis(1);
 /// outlasts the squares the snail can reach, so late in the game each move gets a
 /// larger share of the clock. `overhead` is kept in reserve per move for
 /// communication delays.
-pub fn plan(time: &TimeControl, side: Player, my_moves_left: u32, overhead: Duration) -> TimePlan {
+pub fn plan(time: &TimeControl, side: Side, my_moves_left: u32, overhead: Duration) -> TimePlan {
     match *time {
         TimeControl::Unlimited => TimePlan {
             soft: None,
@@ -75,7 +75,7 @@ mod tests {
     fn movetime_is_used_up_to_a_millisecond() {
         let plan = plan(
             &TimeControl::MoveTime(Duration::from_millis(100)),
-            Player::One,
+            Side::One,
             20,
             Duration::ZERO,
         );
@@ -87,7 +87,7 @@ mod tests {
     fn clocks_never_plan_beyond_the_remaining_time() {
         for ms in [1, 10, 100, 1000, 60_000] {
             for left in [1, 5, 20, 60] {
-                let p = plan(&clock(ms, 0), Player::Two, left, Duration::from_millis(10));
+                let p = plan(&clock(ms, 0), Side::Two, left, Duration::from_millis(10));
                 let hard = p.hard.unwrap();
                 assert!(
                     hard <= Duration::from_millis(ms),
@@ -100,15 +100,15 @@ mod tests {
 
     #[test]
     fn late_in_the_game_a_move_gets_a_larger_share() {
-        let early = plan(&clock(10_000, 0), Player::One, 24, Duration::ZERO);
-        let late = plan(&clock(10_000, 0), Player::One, 4, Duration::ZERO);
+        let early = plan(&clock(10_000, 0), Side::One, 24, Duration::ZERO);
+        let late = plan(&clock(10_000, 0), Side::One, 4, Duration::ZERO);
         assert!(late.soft > early.soft);
     }
 
     #[test]
     fn increments_are_spent() {
-        let without = plan(&clock(1000, 0), Player::One, 20, Duration::ZERO);
-        let with = plan(&clock(1000, 100), Player::One, 20, Duration::ZERO);
+        let without = plan(&clock(1000, 0), Side::One, 20, Duration::ZERO);
+        let with = plan(&clock(1000, 100), Side::One, 20, Duration::ZERO);
         assert!(with.soft > without.soft);
     }
 }

@@ -30,7 +30,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::board::{Bitboard, Player, Square, Word};
+use crate::board::{Bitboard, Side, Square, Word};
 
 use super::lines::{Line, Lines};
 
@@ -56,7 +56,7 @@ pub struct Key<W: Word> {
     /// The snail's square.
     pub snail: Square,
     /// The side to move.
-    pub side: Player,
+    pub side: Side,
 }
 
 impl<W: Word> Key<W> {
@@ -282,7 +282,7 @@ fn decode(data: u64) -> Entry {
 mod tests {
     use super::*;
 
-    fn key<W: Word>(bits: u128, snail: u8, side: Player) -> Key<W> {
+    fn key<W: Word>(bits: u128, snail: u8, side: Side) -> Key<W> {
         Key {
             region: Bitboard(W::from_u128(bits)),
             snail: Square::from_index(snail),
@@ -302,14 +302,14 @@ mod tests {
 
     fn round_trip<W: Word>(bits: u128) {
         let table = Table::new(1);
-        let k = key::<W>(bits, 24, Player::Two);
+        let k = key::<W>(bits, 24, Side::Two);
         assert_eq!(table.probe(k), None);
         table.store(k, entry(-29_000, 9));
         assert_eq!(table.probe(k), Some(entry(-29_000, 9)));
         // Same region, different snail or side: a different position.
-        assert_eq!(table.probe(key::<W>(bits, 25, Player::Two)), None);
-        assert_eq!(table.probe(key::<W>(bits, 24, Player::One)), None);
-        assert_eq!(table.probe(key::<W>(bits ^ 1, 24, Player::Two)), None);
+        assert_eq!(table.probe(key::<W>(bits, 25, Side::Two)), None);
+        assert_eq!(table.probe(key::<W>(bits, 24, Side::One)), None);
+        assert_eq!(table.probe(key::<W>(bits ^ 1, 24, Side::Two)), None);
     }
 
     #[test]
@@ -324,13 +324,10 @@ mod tests {
         // One line only holds four narrow entries; store many, most valuable survive.
         let mut kept = 0;
         for i in 0..20_000u128 {
-            table.store(
-                key::<u64>(i, 3, Player::One),
-                entry(i as i16, (i % 50) as u8),
-            );
+            table.store(key::<u64>(i, 3, Side::One), entry(i as i16, (i % 50) as u8));
         }
         for i in 0..20_000u128 {
-            if let Some(e) = table.probe(key::<u64>(i, 3, Player::One)) {
+            if let Some(e) = table.probe(key::<u64>(i, 3, Side::One)) {
                 assert_eq!(e.score, i as i16);
                 kept += 1;
             }
@@ -349,7 +346,7 @@ mod tests {
     #[test]
     fn clear_empties_the_table() {
         let mut table = Table::new(1);
-        let k = key::<u64>(99, 5, Player::One);
+        let k = key::<u64>(99, 5, Side::One);
         table.store(k, entry(7, 1));
         table.clear();
         assert_eq!(table.probe(k), None);

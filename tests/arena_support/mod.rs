@@ -1,8 +1,6 @@
 //! Helpers shared by the arena's integration tests: temporary directories, the arena and
 //! mock-engine command lines, summaries, and checks that no engine process survives.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};

@@ -3,8 +3,6 @@
 //! Every wait is bounded by [`TIMEOUT`], so a hanging engine fails a test instead of
 //! hanging it; the timeout is generous because CI machines are shared and slow.
 
-#![allow(dead_code)]
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -25,10 +23,19 @@ pub struct Engine {
     stderr: Arc<Mutex<String>>,
 }
 
+/// The engine binary under test: the one cargo built for the tests, unless
+/// `SLIMETRAIL_TEST_ENGINE` names another (the measurement scripts point it at the
+/// release build).
+pub fn engine_binary() -> std::path::PathBuf {
+    std::env::var_os("SLIMETRAIL_TEST_ENGINE")
+        .map(Into::into)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_slimetrail").into())
+}
+
 impl Engine {
     /// Starts `slimetrail` with `args`, with warnings on stderr.
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_slimetrail"))
+        let mut child = Command::new(engine_binary())
             .args(args)
             .env("RUST_LOG", "warn")
             .stdin(Stdio::piped())
@@ -102,11 +109,6 @@ impl Engine {
             Err(RecvTimeoutError::Timeout) => panic!("no output within {TIMEOUT:?}"),
             Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
         }
-    }
-
-    /// A line if one arrives within `wait`.
-    pub fn line_within(&self, wait: Duration) -> Option<String> {
-        self.lines.recv_timeout(wait).ok()
     }
 
     /// Lines up to and including the first that satisfies `last`.

@@ -11,15 +11,13 @@
 //! The engine's `board::Position` is only used to translate to and from position
 //! strings, and the translation goes through the position string itself.
 
-#![allow(dead_code)]
-
 pub mod check;
 pub mod positions;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use slimetrail::board::{Position, Square};
+use slimetrail::board::Position;
 
 /// A value for the side to move: who wins, and in how many plies under best play.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -150,16 +148,6 @@ impl Grid {
             (b'a' + (cell % self.width) as u8) as char,
             cell / self.width + 1
         )
-    }
-
-    /// The cell named by a square of the engine on this board.
-    pub fn cell_of(&self, square: Square) -> usize {
-        let index = square.index() as usize;
-        assert!(
-            index < self.cells(),
-            "square index {index} is off the board"
-        );
-        index
     }
 
     /// Open cells reachable from the snail by king steps through open cells;
@@ -321,11 +309,6 @@ impl Oracle {
         }
     }
 
-    /// Number of memoized states (a measure of the work done).
-    pub fn states(&self) -> usize {
-        self.exact.len() + self.verdicts.len()
-    }
-
     /// Forgets the memo tables, to bound memory.
     pub fn clear(&mut self) {
         self.exact = Memo::default();
@@ -408,11 +391,6 @@ impl Oracle {
             Some(winner) => winner == state.side,
             None => !self.wins(&child),
         }
-    }
-
-    /// The state of an engine position on this oracle's grid, read from its string.
-    pub fn state_of(&self, position: &Position) -> State {
-        state_from_fen(&self.grid, &position.to_string())
     }
 }
 

@@ -29,7 +29,7 @@ pub(super) enum Task {
 }
 
 /// What a job produced.
-pub(super) enum Outcome {
+pub(super) enum JobResult {
     /// The result of `go`.
     Search(SearchOutcome),
     /// The result of `solve`.
@@ -47,7 +47,7 @@ pub(super) struct JobDone {
     /// The engine, back from the job; `None` for perft or after a panic.
     pub engine: Option<Engine>,
     /// The result.
-    pub outcome: Outcome,
+    pub outcome: JobResult,
 }
 
 /// A job that has been started.
@@ -61,7 +61,7 @@ pub(super) struct Job {
     /// Keep the result until `stop` (`go infinite` and a bare `go`).
     pub hold: bool,
     /// A finished result kept until `stop`.
-    pub held: Option<Outcome>,
+    pub held: Option<JobResult>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -134,7 +134,7 @@ impl Job {
     }
 }
 
-/// The body of a job thread; a panic in the engine becomes [`Outcome::Failed`].
+/// The body of a job thread; a panic in the engine becomes [`JobResult::Failed`].
 fn run(
     task: Task,
     position: &Position,
@@ -148,21 +148,21 @@ fn run(
         let mut report = |info: &SearchInfo| out.send(&Message::Info(progress(position, info)));
         match (task, engine.as_mut()) {
             (Task::Search, Some(engine)) => {
-                Outcome::Search(engine.search(position, limits, stop, &mut report))
+                JobResult::Search(engine.search(position, limits, stop, &mut report))
             }
             (Task::Solve, Some(engine)) => {
-                Outcome::Solve(engine.solve(position, limits, stop, &mut report))
+                JobResult::Solve(engine.solve(position, limits, stop, &mut report))
             }
-            (Task::Perft(depth), _) => Outcome::Perft(divide(position, depth, stop)),
+            (Task::Perft(depth), _) => JobResult::Perft(divide(position, depth, stop)),
             (Task::Bench, _) => {
                 // A fresh engine, so that the session's table and options stay as they were.
                 let mut bench_engine = Engine::new(EngineOptions {
                     hash_mb: 16,
                     ..EngineOptions::default()
                 });
-                Outcome::Bench(bench_engine.bench(BENCH_DEPTH, &mut |_| {}))
+                JobResult::Bench(bench_engine.bench(BENCH_DEPTH, &mut |_| {}))
             }
-            (_, None) => Outcome::Failed("no engine was handed to the job".into()),
+            (_, None) => JobResult::Failed("no engine was handed to the job".into()),
         }
     }));
     match result {
@@ -175,7 +175,7 @@ fn run(
                 .unwrap_or_else(|| "unknown panic".into());
             JobDone {
                 engine: None,
-                outcome: Outcome::Failed(reason),
+                outcome: JobResult::Failed(reason),
             }
         }
     }
@@ -224,13 +224,13 @@ fn announced(position: &Position, best: Option<crate::board::Square>) -> Option<
 }
 
 /// Writes the result of a finished job.
-pub(super) fn report(output: &Output, task: Task, position: &Position, outcome: Outcome) {
+pub(super) fn report(output: &Output, task: Task, position: &Position, outcome: JobResult) {
     match outcome {
-        Outcome::Search(result) => {
+        JobResult::Search(result) => {
             output.send(&summary(&result.info));
             output.send(&Message::BestMove(announced(position, result.best_move)));
         }
-        Outcome::Solve(result) => {
+        JobResult::Solve(result) => {
             output.send(&summary(&result.info));
             let mut line = match result.verdict {
                 Some(Verdict::Win) => "solve win".to_string(),
@@ -247,7 +247,7 @@ pub(super) fn report(output: &Output, task: Task, position: &Position, outcome: 
             output.text(line);
             output.send(&Message::BestMove(best));
         }
-        Outcome::Perft(Some(counts)) => {
+        JobResult::Perft(Some(counts)) => {
             let total: u64 = counts.iter().map(|&(_, n)| n).sum();
             for (name, count) in counts {
                 output.text(format!("{name}: {count}"));
@@ -255,8 +255,8 @@ pub(super) fn report(output: &Output, task: Task, position: &Position, outcome: 
             let total = if let Task::Perft(0) = task { 1 } else { total };
             output.text(format!("total {total}"));
         }
-        Outcome::Perft(None) => output.text("perft stopped before the end: no total"),
-        Outcome::Bench(lines) => {
+        JobResult::Perft(None) => output.text("perft stopped before the end: no total"),
+        JobResult::Bench(lines) => {
             for (i, line) in lines.iter().enumerate() {
                 output.text(format!(
                     "bench position {} nodes {} time {} {}",
@@ -274,7 +274,7 @@ pub(super) fn report(output: &Output, task: Task, position: &Position, outcome: 
                 time.as_millis()
             ));
         }
-        Outcome::Failed(reason) => {
+        JobResult::Failed(reason) => {
             output.error(&format!(
                 "the {} failed ({reason}): expected it to finish; the engine has been reset",
                 match task {

@@ -7,9 +7,9 @@
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use super::jobs::{Job, JobDone, Outcome, Task, report};
+use super::jobs::{Job, JobDone, JobResult, Task, report};
 use super::{Event, Output, options};
-use crate::board::{Diagram, Outcome as GameOutcome, Player, Position, Square, SquareName};
+use crate::board::{Diagram, Outcome, Position, Side, Square, SquareName};
 use crate::protocol::{
     GameSetup, GoArgs, Id, Message, PositionBase, PositionSetup, Query, Response,
 };
@@ -126,7 +126,7 @@ impl Session {
             return;
         };
         job.join();
-        let failed = matches!(done.outcome, Outcome::Failed(_));
+        let failed = matches!(done.outcome, JobResult::Failed(_));
         if job.hold && !job.stop_requested() && !failed {
             job.held = Some(done.outcome);
             return;
@@ -242,7 +242,7 @@ impl Session {
 
     fn start(&mut self, task: Task, args: &GoArgs, hold: bool) {
         if matches!(task, Task::Search | Task::Solve) {
-            if let GameOutcome::Decided { winner, reason } = self.position.outcome() {
+            if let Outcome::Decided { winner, reason } = self.position.outcome() {
                 self.output.error(&format!(
                     "{}: the game is over ({winner} won, {reason}): expected a position with a legal move",
                     if task == Task::Solve { "solve" } else { "go" }
@@ -268,7 +268,12 @@ impl Session {
         if job.never_started() {
             self.engine.get_or_insert_with(|| Engine::new(self.options));
             let reason = "no thread could be started".to_string();
-            report(&self.output, task, &self.position, Outcome::Failed(reason));
+            report(
+                &self.output,
+                task,
+                &self.position,
+                JobResult::Failed(reason),
+            );
             return;
         }
         self.job = Some(job);
@@ -277,13 +282,13 @@ impl Session {
     fn query(&self, query: Query) {
         let outcome = self.position.outcome();
         let answer = match query {
-            Query::P1Turn if self.position.side_to_move() == Player::One => Response::True,
+            Query::P1Turn if self.position.side_to_move() == Side::One => Response::True,
             Query::P1Turn => Response::False,
             Query::GameOver if outcome.is_over() => Response::True,
             Query::GameOver => Response::False,
             Query::Result => match outcome.winner() {
-                Some(Player::One) => Response::P1Win,
-                Some(Player::Two) => Response::P2Win,
+                Some(Side::One) => Response::P1Win,
+                Some(Side::Two) => Response::P2Win,
                 None => Response::None,
             },
         };
@@ -341,10 +346,10 @@ fn legal_move(position: &Position, name: SquareName) -> Result<Square, String> {
         Err(e) => e.to_string(),
     };
     Err(match position.outcome() {
-        GameOutcome::Decided { winner, reason } => {
+        Outcome::Decided { winner, reason } => {
             format!("the game is over ({winner} won, {reason}): expected newgame or position first")
         }
-        GameOutcome::Ongoing => format!(
+        Outcome::Ongoing => format!(
             "{problem}: expected one of {}",
             legal_names(position).join(" ")
         ),

@@ -1,8 +1,9 @@
-//! Miss-rate benchmark (issue 4): from random positions of every phase, does a
-//! search of `movetime` milliseconds return a winning move whenever one exists?
+//! Miss-rate benchmark: from random positions of every phase, does a search of
+//! `movetime` milliseconds return a winning move whenever one exists?
 //!
-//! Ignored by default; run it through `scripts/bench-missrate.sh`, or directly:
-//! `cargo test --release --test bench_missrate -- --ignored --nocapture`.
+//! A `cargo bench` target without the test harness, built with the release profile:
+//! run it through `scripts/bench-missrate.sh`, or directly with
+//! `cargo bench --bench missrate`. It exits non-zero on a miss.
 //! Parameters (environment variables):
 //! - `MISSRATE_POSITIONS` number of positions (default 1000);
 //! - `MISSRATE_MS` movetime in milliseconds (default 100);
@@ -20,7 +21,12 @@
 //! tests/oracle cross-checks the truth (verdicts up to 34 squares).
 //! Every search gets a fresh game (`new_game` / `uginewgame`).
 
+// The benchmark uses only part of the helpers shared with the integration tests.
+#[path = "../common/mod.rs"]
+#[allow(dead_code)]
 mod common;
+#[path = "../oracle/mod.rs"]
+#[allow(dead_code)]
 mod oracle;
 
 use std::sync::atomic::AtomicBool;
@@ -130,9 +136,7 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[index].as_secs_f64() * 1000.0
 }
 
-#[test]
-#[ignore = "benchmark: run scripts/bench-missrate.sh"]
-fn movetime_search_finds_a_winning_move_whenever_one_exists() {
+fn main() -> std::process::ExitCode {
     let count: usize = env_or("MISSRATE_POSITIONS", 1000);
     let ms: u64 = env_or("MISSRATE_MS", 100);
     let seed: u64 = env_or("MISSRATE_SEED", 1);
@@ -253,10 +257,13 @@ fn movetime_search_finds_a_winning_move_whenever_one_exists() {
     for d in &disagreements {
         println!("disagreement         {d}");
     }
-    assert!(disagreements.is_empty(), "solve disagrees with the oracle");
-    assert!(
-        misses.is_empty(),
-        "{} misses out of {winning}",
-        misses.len()
-    );
+    if !disagreements.is_empty() {
+        eprintln!("error: solve disagrees with the oracle");
+        return std::process::ExitCode::FAILURE;
+    }
+    if !misses.is_empty() {
+        eprintln!("error: {} misses out of {winning}", misses.len());
+        return std::process::ExitCode::FAILURE;
+    }
+    std::process::ExitCode::SUCCESS
 }

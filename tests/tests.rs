@@ -1,0 +1,26 @@
+//! The integration tests, compiled into one test binary (as ripgrep does), so that a
+//! change to the library links one test executable instead of sixteen.
+//!
+//! Shared helpers are modules of this crate: [`common`] drives the engine binary over
+//! pipes, [`arena_support`] runs the arena and its mock engines, and [`oracle`] is an
+//! exact solver written independently of the engine's search.
+
+mod arena_support;
+mod common;
+mod oracle;
+
+mod arena_cli;
+mod arena_faults;
+mod arena_resume;
+mod arena_stats;
+mod cli_perft;
+mod known_values;
+mod perft;
+mod play;
+mod protocol_doc;
+mod protocol_errors;
+mod protocol_fuzz;
+mod protocol_latency;
+mod protocol_session;
+mod search_oracle;
+mod search_regressions;
