@@ -2,6 +2,8 @@
 //!
 //! - [`board`]: the rules, positions, notation and perft.
 //! - [`search`]: the engine core behind `go`, `solve` and `bench`.
+//! - [`protocol`]: the wire format shared by engines, GUIs and the arena.
+//! - [`server`]: the engine's protocol adapter, the session loop of `slimetrail`.
 //! - [`arena`]: tournaments between engines and their statistics.
 //! - [`cli`]: the command lines of the two binaries.
 //! - [`rng`]: a small reproducible random number generator.
@@ -12,3 +14,4 @@ pub mod cli;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod server;

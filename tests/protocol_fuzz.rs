@@ -13,7 +13,7 @@ use crate::common;
 use common::{Engine, message};
 use proptest::prelude::*;
 
-const COMMANDS: &[&str] = &[
+const COMMAND_LINES: &[&str] = &[
     "ugi",
     "isready",
     "stop",
@@ -51,7 +51,7 @@ const COMMANDS: &[&str] = &[
 /// One piece of input.
 fn piece() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
-        4 => proptest::sample::select(COMMANDS).prop_map(|c| format!("{c}\n").into_bytes()),
+        4 => proptest::sample::select(COMMAND_LINES).prop_map(|c| format!("{c}\n").into_bytes()),
         2 => (0u8..11, 0u8..11).prop_map(|(f, r)| format!("move {}{}\n", (b'a' + f) as char, r + 1).into_bytes()),
         1 => proptest::collection::vec(any::<u8>(), 0..80),
         1 => "\\PC{0,40}\n".prop_map(String::into_bytes),

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::board::{Position, Square};
+use crate::protocol::{Bound, Score};
 use crate::protocol::{Id, Info, Message, PositionBase};
 use crate::rng::Rng;
-use crate::search::{Bound, Score};
 
 /// Exit code of a mock crash.
 pub const CRASH_EXIT_CODE: i32 = 3;

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 use super::config::{EngineSpec, Launcher, SearchLimits};
 use super::process::{EngineLog, EngineProcess, Launch, Read};
 use crate::board::{Position, Square, SquareName};
+use crate::protocol::Score;
 use crate::protocol::{GameSetup, GoArgs, Message, PositionBase, PositionSetup};
 use crate::rng::Rng;
-use crate::search::Score;
 
 /// Time an engine gets to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(200);

@@ -85,7 +85,7 @@ pub fn engine_main() -> ExitCode {
         Some(EngineSubcommand::Solve(args)) => search::solve(&args),
         Some(EngineSubcommand::Bench(args)) => search::bench(&args),
         None => {
-            crate::protocol::serve(std::io::stdin(), std::io::stdout());
+            crate::server::serve(std::io::stdin(), std::io::stdout());
             Ok(())
         }
     };

@@ -8,10 +8,9 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
 
+use super::{Bound, Score};
 use crate::board::{Position, Size, SquareName, StartError};
-use crate::search::{Bound, Limits, Score, TimeControl};
 
 use super::parse::{ParseError, parse_message};
 
@@ -82,16 +81,54 @@ pub enum Direction {
     FromEngine,
 }
 
+/// The one list of message keywords, each with who sends it, in the order that error
+/// messages list them. `Message::keyword` and the parser are tested against it.
+pub const KEYWORDS: [(&str, Direction); 24] = {
+    use Direction::{FromEngine, ToEngine};
+    [
+        ("ugi", ToEngine),
+        ("isready", ToEngine),
+        ("setoption", ToEngine),
+        ("newgame", ToEngine),
+        ("uginewgame", ToEngine),
+        ("position", ToEngine),
+        ("move", ToEngine),
+        ("go", ToEngine),
+        ("stop", ToEngine),
+        ("quit", ToEngine),
+        ("query", ToEngine),
+        ("d", ToEngine),
+        ("perft", ToEngine),
+        ("legal", ToEngine),
+        ("eval", ToEngine),
+        ("solve", ToEngine),
+        ("bench", ToEngine),
+        ("id", FromEngine),
+        ("ugiok", FromEngine),
+        ("readyok", FromEngine),
+        ("option", FromEngine),
+        ("info", FromEngine),
+        ("bestmove", FromEngine),
+        ("response", FromEngine),
+    ]
+};
+
+/// The keywords sent in one direction, in the order of [`KEYWORDS`].
+pub fn keywords(direction: Direction) -> impl Iterator<Item = &'static str> {
+    KEYWORDS
+        .into_iter()
+        .filter(move |&(_, sender)| sender == direction)
+        .map(|(word, _)| word)
+}
+
 impl Message {
     /// Who sends this message: the GUI or the engine.
     pub fn direction(&self) -> Direction {
-        use Message::*;
-        match self {
-            Id(_) | UgiOk | ReadyOk | DeclareOption(_) | Info(_) | BestMove(_) | Response(_) => {
-                Direction::FromEngine
-            }
-            _ => Direction::ToEngine,
-        }
+        let keyword = self.keyword();
+        KEYWORDS
+            .into_iter()
+            .find(|&(word, _)| word == keyword)
+            .map_or(Direction::ToEngine, |(_, direction)| direction)
     }
 
     /// The first word of the message's line, such as `go` or `bestmove`.
@@ -201,32 +238,6 @@ pub struct GoArgs {
     pub movestogo: Option<u32>,
     /// `infinite`: search until `stop` and keep the result until then.
     pub infinite: bool,
-}
-
-impl GoArgs {
-    /// The search limits these arguments ask for. `movetime` wins over the clocks;
-    /// negative clock values count as zero.
-    pub fn limits(&self) -> Limits {
-        let millis = |ms: i64| Duration::from_millis(ms.max(0).unsigned_abs());
-        let time = match (self.movetime, self.p1time, self.p2time) {
-            (Some(ms), _, _) => TimeControl::MoveTime(Duration::from_millis(ms)),
-            (None, Some(p1), Some(p2)) => TimeControl::Clock {
-                remaining: [millis(p1), millis(p2)],
-                increment: [
-                    millis(self.p1inc.unwrap_or(0)),
-                    millis(self.p2inc.unwrap_or(0)),
-                ],
-                moves_to_go: self.movestogo.filter(|&n| n > 0),
-            },
-            _ => TimeControl::Unlimited,
-        };
-        Limits {
-            time,
-            depth: self.depth,
-            nodes: self.nodes,
-            infinite: self.infinite,
-        }
-    }
 }
 
 /// The questions of `query`.

@@ -6,11 +6,11 @@
 
 mod message;
 mod parse;
-mod server;
+mod score;
 
 pub use message::{
-    Direction, GameSetup, GoArgs, Id, Info, Message, OptionDecl, OptionKind, PositionBase,
-    PositionSetup, Query, Response,
+    Direction, GameSetup, GoArgs, Id, Info, KEYWORDS, Message, OptionDecl, OptionKind,
+    PositionBase, PositionSetup, Query, Response, keywords,
 };
 pub use parse::ParseError;
-pub use server::{MAX_LINE_BYTES, serve};
+pub use score::{Bound, Score};

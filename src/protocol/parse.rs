@@ -25,7 +25,7 @@ mod tests;
 use replies::{info, option};
 
 use super::message::{
-    GameSetup, GoArgs, Id, Message, PositionBase, PositionSetup, Query, Response,
+    GameSetup, GoArgs, Id, KEYWORDS, Message, PositionBase, PositionSetup, Query, Response,
 };
 
 /// Why a line is not a valid message: what was wrong and what was expected.
@@ -67,10 +67,14 @@ impl nom::error::ParseError<&str> for Problem {
 
 type Res<'a, T> = IResult<&'a str, T, Problem>;
 
-/// Every command word, in the order error messages list them.
-const COMMANDS: &str = "ugi, isready, setoption, newgame, uginewgame, position, move, go, stop, \
-    quit, query, d, perft, legal, eval, solve, bench, id, ugiok, readyok, option, info, bestmove \
-    or response";
+/// Every keyword, as error messages list them: `ugi, isready, … bestmove or response`.
+fn known_keywords() -> String {
+    let words: Vec<&str> = KEYWORDS.iter().map(|&(word, _)| word).collect();
+    match words.split_last() {
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
 const LIMITS: &str = "depth, nodes, movetime, p1time, p2time, p1inc, p2inc, movestogo or infinite";
 const INFO_FIELDS: &str =
     "depth, seldepth, multipv, score, nodes, nps, hashfull, time, currmove, pv or string";
@@ -228,7 +232,10 @@ pub(super) fn parse_message(line: &str) -> Result<Message, ParseError> {
     let line = line.trim_matches(|c| is_blank(c) || c == '\r' || c == '\n');
     let Ok((args, command)) = word(line) else {
         return Err(ParseError {
-            message: format!("empty line: expected a command, one of {COMMANDS}"),
+            message: format!(
+                "empty line: expected a command, one of {}",
+                known_keywords()
+            ),
         });
     };
     match message(command, args) {
@@ -275,8 +282,9 @@ fn message<'a>(command: &str, args: &'a str) -> Res<'a, Message> {
         "bestmove" => best_move(args)?,
         _ => {
             return fail(format!(
-                "unknown command {}: expected one of {COMMANDS}",
-                quote(command)
+                "unknown command {}: expected one of {}",
+                quote(command),
+                known_keywords()
             ));
         }
     };

@@ -4,8 +4,8 @@
 use proptest::prelude::*;
 
 use crate::board::{Size, SquareName};
+use crate::protocol::{Bound, Score};
 use crate::protocol::{GameSetup, GoArgs, Id, Info, Message, OptionDecl, OptionKind};
-use crate::search::{Bound, Score};
 
 fn square() -> impl Strategy<Value = SquareName> {
     (0u8..26, 0u8..99).prop_map(|(f, r)| SquareName::new(f, r))

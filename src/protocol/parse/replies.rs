@@ -2,7 +2,7 @@
 
 use nom::Parser;
 
-use crate::search::{Bound, Score};
+use crate::protocol::{Bound, Score};
 
 use super::super::message::{Info, Message, OptionDecl, OptionKind};
 use super::{

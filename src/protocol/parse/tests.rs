@@ -1,13 +1,10 @@
 //! Parser tests: canonical lines, white space, whole words, and ugly inputs.
 
-use std::time::Duration;
-
 use crate::board::{Position, Size, SquareName};
 use crate::protocol::{
-    Direction, GameSetup, GoArgs, Id, Info, Message, OptionDecl, OptionKind, PositionBase,
-    PositionSetup, Query, Response,
+    Bound, Direction, GameSetup, GoArgs, Id, Info, KEYWORDS, Message, OptionDecl, OptionKind,
+    PositionBase, PositionSetup, Query, Response, Score,
 };
-use crate::search::{Bound, Score, TimeControl};
 
 fn parse(line: &str) -> Message {
     line.parse()
@@ -151,6 +148,23 @@ fn keywords_are_whole_words() {
 }
 
 #[test]
+fn the_keyword_table_matches_the_parser_and_the_messages() {
+    let mut seen = Vec::new();
+    for line in CANONICAL {
+        let message = parse(line);
+        let keyword = message.keyword();
+        let entry = KEYWORDS.iter().find(|(word, _)| *word == keyword);
+        assert_eq!(entry.map(|e| e.1), Some(message.direction()), "{line}");
+        seen.push(keyword);
+    }
+    for (word, _) in KEYWORDS {
+        assert!(seen.contains(&word), "no canonical line starts with {word}");
+        let problem = error(&format!("{word} \u{1}"));
+        assert!(!problem.starts_with("unknown command"), "{word}: {problem}");
+    }
+}
+
+#[test]
 fn unknown_commands_list_the_known_ones() {
     let message = error("foo bar");
     assert!(
@@ -221,28 +235,18 @@ fn clocks_come_in_pairs_and_negative_times_mean_zero() {
         panic!("not a go");
     };
     assert_eq!(args.p1time, Some(-500));
-    assert_eq!(
-        args.limits().time,
-        TimeControl::Clock {
-            remaining: [Duration::ZERO, Duration::from_millis(2000)],
-            increment: [Duration::ZERO, Duration::from_millis(30)],
-            moves_to_go: None,
-        }
-    );
+    assert_eq!(args.p2time, Some(2000));
+    assert_eq!(args.p2inc, Some(30));
+    assert_eq!(args.movestogo, Some(0));
     let Message::Go(args) = parse("go p1time 5 p2time 5 movetime 40 depth 2") else {
         panic!("not a go");
     };
-    let limits = args.limits();
-    assert_eq!(
-        limits.time,
-        TimeControl::MoveTime(Duration::from_millis(40))
-    );
-    assert_eq!(limits.depth, Some(2));
-    assert!(!limits.infinite);
+    assert_eq!((args.movetime, args.depth), (Some(40), Some(2)));
+    assert!(!args.infinite);
     let Message::Go(args) = parse("go infinite") else {
         panic!("not a go");
     };
-    assert!(args.limits().infinite);
+    assert!(args.infinite);
 }
 
 #[test]

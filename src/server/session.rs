@@ -8,7 +8,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::jobs::{Job, JobDone, JobResult, Task, report};
-use super::{Event, Output, options};
+use super::{Event, Output, options, wire};
 use crate::board::{Diagram, Outcome, Position, Side, Square, SquareName};
 use crate::protocol::{
     GameSetup, GoArgs, Id, Message, PositionBase, PositionSetup, Query, Response,
@@ -258,7 +258,7 @@ impl Session {
         let (job, kept) = Job::start(
             task,
             self.position,
-            args.limits(),
+            wire::limits(args),
             hold,
             engine,
             &self.output,

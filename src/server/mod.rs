@@ -1,4 +1,5 @@
-//! The engine side of the protocol: the loop behind `slimetrail` without a subcommand.
+//! The engine's protocol adapter: the session loop behind `slimetrail` without a
+//! subcommand, between the wire format in [`crate::protocol`] and the [`crate::search`] core.
 //!
 //! Three kinds of thread cooperate (the Carp design):
 //! - the reader thread reads the input as bytes, cuts it into lines, parses them and
@@ -17,6 +18,7 @@ mod jobs;
 mod options;
 mod reader;
 mod session;
+mod wire;
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,7 +26,7 @@ use std::sync::{Arc, Mutex, mpsc};
 
 pub use reader::MAX_LINE_BYTES;
 
-use super::Message;
+use crate::protocol::Message;
 use jobs::JobDone;
 use session::{Flow, Session};
 

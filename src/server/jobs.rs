@@ -187,7 +187,7 @@ pub(super) fn progress(position: &Position, info: &SearchInfo) -> Info {
     Info {
         depth: Some(info.depth),
         seldepth: Some(info.seldepth),
-        score: info.score.map(|score| (score, info.bound)),
+        score: info.score.map(|score| (score.into(), info.bound.into())),
         nodes: Some(info.nodes),
         nps: Some(info.nps()),
         hashfull: Some(info.hashfull),
