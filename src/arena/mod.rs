@@ -1,7 +1,9 @@
 //! The tournament arena: engines against each other, every move checked and every game
 //! decided by the rules of [`crate::board`], never by the engines; and match statistics.
 
+mod as_text;
 pub mod config;
+pub mod error;
 pub mod game;
 pub mod merge;
 pub mod mock;

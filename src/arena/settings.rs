@@ -2,15 +2,21 @@
 //! board, shard and SPRT. Saved with the state and the JSON summary, so that `--resume`
 //! and `merge` can check that results belong together.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use super::config::EngineSpec;
+use super::error::ArenaError;
 use super::openings::{OpeningBook, OpeningSpec};
 use super::schedule::{Format, ScheduledGame, Shard, schedule};
-use super::stats::{Sprt, SprtModel};
-use crate::board::{Position, Size};
+use super::stats::{Sprt, SprtError, SprtModel};
+use crate::board::{Position, Size, SquareName, StartError};
 
-/// The parameters of `--sprt`.
+/// The error rate taken for `alpha` and `beta` when not given.
+pub const DEFAULT_SPRT_ERROR_RATE: f64 = 0.05;
+
+/// The parameters of an SPRT, checked when built: from `--sprt` words or `stats` flags.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct SprtSettings {
     /// Elo difference under H0.
@@ -21,63 +27,121 @@ pub struct SprtSettings {
     pub alpha: f64,
     /// Type II error rate.
     pub beta: f64,
-    /// `normalized` or `logistic`.
-    pub model: String,
+    /// How the Elo bounds are read, saved as `normalized` or `logistic`.
+    #[serde(with = "super::as_text")]
+    pub model: SprtModel,
 }
 
+/// Why `--sprt` words do not describe an SPRT.
+#[derive(Clone, PartialEq, Debug)]
+pub enum SprtSettingsError {
+    /// A word is not `KEY=VALUE`.
+    NotKeyValue(String),
+    /// A key is not one of `elo0`, `elo1`, `alpha`, `beta`, `model`.
+    UnknownKey(String),
+    /// A number is unreadable or not finite.
+    NotANumber {
+        /// The key.
+        key: String,
+        /// The text after `=`.
+        value: String,
+    },
+    /// `elo0=` or `elo1=` is missing.
+    Missing(&'static str),
+    /// The values do not make a valid SPRT.
+    Invalid(SprtError),
+}
+
+impl fmt::Display for SprtSettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const KEYS: &str = "elo0, elo1, alpha, beta, model";
+        match self {
+            SprtSettingsError::NotKeyValue(word) => {
+                write!(
+                    f,
+                    "--sprt {word}: expected KEY=VALUE with a key among {KEYS}"
+                )
+            }
+            SprtSettingsError::UnknownKey(key) => {
+                write!(
+                    f,
+                    "--sprt {key}=: unknown key `{key}`; expected one of {KEYS}"
+                )
+            }
+            SprtSettingsError::NotANumber { key, value } => {
+                write!(f, "--sprt {key}={value}: expected a number after {key}=")
+            }
+            SprtSettingsError::Missing(key) => write!(
+                f,
+                "--sprt: missing {key}=; expected elo0=E0 elo1=E1 alpha=A beta=B"
+            ),
+            SprtSettingsError::Invalid(SprtError::UnknownModel(model)) => write!(
+                f,
+                "--sprt model={model}: {}",
+                SprtError::UnknownModel(model.clone())
+            ),
+            SprtSettingsError::Invalid(e) => write!(f, "--sprt: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SprtSettingsError {}
+
 impl SprtSettings {
-    /// Reads the words after `--sprt`: `elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]`.
-    pub fn parse(words: &[String]) -> Result<SprtSettings, String> {
-        let mut out = SprtSettings {
-            elo0: f64::NAN,
-            elo1: f64::NAN,
-            alpha: 0.05,
-            beta: 0.05,
-            model: "normalized".to_string(),
+    /// Checked settings; a missing rate is [`DEFAULT_SPRT_ERROR_RATE`], a missing model
+    /// normalized Elo.
+    pub fn new(
+        elo0: f64,
+        elo1: f64,
+        alpha: Option<f64>,
+        beta: Option<f64>,
+        model: Option<SprtModel>,
+    ) -> Result<SprtSettings, SprtError> {
+        let settings = SprtSettings {
+            elo0,
+            elo1,
+            alpha: alpha.unwrap_or(DEFAULT_SPRT_ERROR_RATE),
+            beta: beta.unwrap_or(DEFAULT_SPRT_ERROR_RATE),
+            model: model.unwrap_or(SprtModel::Normalized),
         };
+        settings.build()?;
+        Ok(settings)
+    }
+
+    /// Reads the words after `--sprt`: `elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]`.
+    pub fn parse(words: &[String]) -> Result<SprtSettings, SprtSettingsError> {
+        let (mut elo0, mut elo1, mut alpha, mut beta, mut model) = (None, None, None, None, None);
         for word in words {
-            let (key, value) = word.split_once('=').ok_or_else(|| {
-                format!("--sprt {word}: expected KEY=VALUE with a key among elo0, elo1, alpha, beta, model")
-            })?;
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| SprtSettingsError::NotKeyValue(word.clone()))?;
             let number = || {
                 value
                     .parse::<f64>()
                     .ok()
                     .filter(|x| x.is_finite())
-                    .ok_or_else(|| format!("--sprt {word}: expected a number after {key}="))
+                    .ok_or_else(|| SprtSettingsError::NotANumber {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                    })
             };
             match key {
-                "elo0" => out.elo0 = number()?,
-                "elo1" => out.elo1 = number()?,
-                "alpha" => out.alpha = number()?,
-                "beta" => out.beta = number()?,
-                "model" => out.model = value.to_string(),
-                _ => {
-                    return Err(format!(
-                        "--sprt {word}: unknown key `{key}`; expected one of elo0, elo1, alpha, beta, model"
-                    ));
-                }
+                "elo0" => elo0 = Some(number()?),
+                "elo1" => elo1 = Some(number()?),
+                "alpha" => alpha = Some(number()?),
+                "beta" => beta = Some(number()?),
+                "model" => model = Some(value.parse().map_err(SprtSettingsError::Invalid)?),
+                _ => return Err(SprtSettingsError::UnknownKey(key.to_string())),
             }
         }
-        for (key, value) in [("elo0", out.elo0), ("elo1", out.elo1)] {
-            if value.is_nan() {
-                return Err(format!(
-                    "--sprt: missing {key}=; expected elo0=E0 elo1=E1 alpha=A beta=B"
-                ));
-            }
-        }
-        out.build()?;
-        Ok(out)
+        let elo0 = elo0.ok_or(SprtSettingsError::Missing("elo0"))?;
+        let elo1 = elo1.ok_or(SprtSettingsError::Missing("elo1"))?;
+        SprtSettings::new(elo0, elo1, alpha, beta, model).map_err(SprtSettingsError::Invalid)
     }
 
-    /// The test itself.
-    pub fn build(&self) -> Result<Sprt, String> {
-        let model: SprtModel = self
-            .model
-            .parse()
-            .map_err(|e| format!("--sprt model={}: {e}", self.model))?;
-        Sprt::new(self.elo0, self.elo1, self.alpha, self.beta, model)
-            .map_err(|e| format!("--sprt: {e}"))
+    /// The test itself; fails only for settings read from a damaged file.
+    pub fn build(&self) -> Result<Sprt, SprtError> {
+        Sprt::new(self.elo0, self.elo1, self.alpha, self.beta, self.model)
     }
 }
 
@@ -94,10 +158,12 @@ pub struct Settings {
     pub openings: OpeningSpec,
     /// Seed of random openings and random players.
     pub seed: u64,
-    /// Board size, `WxH`.
-    pub size: String,
-    /// Start square, when not the default.
-    pub start: Option<String>,
+    /// Board size, saved as `WxH`.
+    #[serde(with = "super::as_text")]
+    pub size: Size,
+    /// Start square, when not the default; saved as its name.
+    #[serde(with = "super::as_text::option")]
+    pub start: Option<SquareName>,
     /// The share of the schedule played here.
     pub shard: Shard,
     /// The SPRT, if the match stops at its bounds.
@@ -106,16 +172,13 @@ pub struct Settings {
 
 impl Settings {
     /// The start position for move-list openings.
-    pub fn start_position(&self) -> Result<Position, String> {
-        let size: Size = self
-            .size
-            .parse()
-            .map_err(|e| format!("--size {}: {e}", self.size))?;
-        match &self.start {
-            Some(start) => {
-                Position::start_named(size, start).map_err(|e| format!("--start {start}: {e}"))
+    pub fn start_position(&self) -> Result<Position, StartError> {
+        match self.start {
+            Some(name) => {
+                let square = self.size.resolve(name).map_err(StartError::Square)?;
+                Position::start_at(self.size, square)
             }
-            None => Ok(Position::start(size)),
+            None => Ok(Position::start(self.size)),
         }
     }
 
@@ -125,12 +188,17 @@ impl Settings {
     }
 
     /// The opening book.
-    pub fn book(&self) -> Result<OpeningBook, String> {
-        OpeningBook::new(&self.openings, self.start_position()?, self.seed)
+    pub fn book(&self) -> Result<OpeningBook, ArenaError> {
+        let start = self.start_position().map_err(|error| ArenaError::Start {
+            size: self.size,
+            start: self.start,
+            error,
+        })?;
+        Ok(OpeningBook::new(&self.openings, start, self.seed)?)
     }
 
     /// The SPRT, if any.
-    pub fn sprt(&self) -> Result<Option<Sprt>, String> {
+    pub fn sprt(&self) -> Result<Option<Sprt>, SprtError> {
         self.sprt.as_ref().map(SprtSettings::build).transpose()
     }
 
@@ -148,7 +216,7 @@ impl Settings {
                 format!("{:?}", other.openings),
             ),
             ("seed", self.seed.to_string(), other.seed.to_string()),
-            ("size", self.size.clone(), other.size.clone()),
+            ("size", self.size.to_string(), other.size.to_string()),
             (
                 "start",
                 format!("{:?}", self.start),
@@ -194,7 +262,7 @@ mod tests {
     fn sprt_arguments_are_checked() {
         let s = SprtSettings::parse(&words("elo0=0 elo1=5 alpha=0.05 beta=0.1 model=logistic"))
             .unwrap();
-        assert_eq!((s.elo1, s.beta, s.model.as_str()), (5.0, 0.1, "logistic"));
+        assert_eq!((s.elo1, s.beta, s.model), (5.0, 0.1, SprtModel::Logistic));
         let sprt = s.build().unwrap();
         let (lower, upper) = sprt.bounds();
         assert!((lower - (0.1f64 / 0.95).ln()).abs() < 1e-12);
@@ -207,7 +275,7 @@ mod tests {
             ("elo0=0 elo1=5 model=bayes", "model=bayes"),
             ("elo0=0 elo1=5 gamma=1", "unknown key `gamma`"),
         ] {
-            let e = SprtSettings::parse(&words(bad)).unwrap_err();
+            let e = SprtSettings::parse(&words(bad)).unwrap_err().to_string();
             assert!(e.starts_with("--sprt") && e.contains(needle), "{bad}: {e}");
         }
     }

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use super::error::ArenaError;
 use super::game::{GameReport, Termination};
 use super::settings::Settings;
 use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, format_margin};
@@ -335,7 +336,7 @@ impl Summary {
         settings: &Settings,
         scheduled: usize,
         reports: &[GameReport],
-    ) -> Result<Summary, String> {
+    ) -> Result<Summary, ArenaError> {
         let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
         let mut standings = Standings::new(names.clone());
         let mut games = reports.to_vec();

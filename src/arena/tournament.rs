@@ -12,6 +12,7 @@ use std::sync::{Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::error::ArenaError;
 use super::game::{GameRecord, GameReport, GameSlot, play_game};
 use super::openings::OpeningBook;
 use super::pgn::{Venue, write_game};
@@ -56,18 +57,12 @@ pub struct Finished {
 }
 
 /// Plays the tournament of `settings`.
-pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, String> {
+pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaError> {
     if settings.engines.len() < 2 {
-        return Err(format!(
-            "only {} engine given: expected at least two --engine arguments (or none for the default match)",
-            settings.engines.len()
-        ));
+        return Err(ArenaError::TooFewEngines(settings.engines.len()));
     }
     if settings.sprt.is_some() && settings.engines.len() != 2 {
-        return Err(format!(
-            "--sprt needs exactly two engines, the candidate first; got {}",
-            settings.engines.len()
-        ));
+        return Err(ArenaError::SprtEngines(settings.engines.len()));
     }
     let book = settings.book()?;
     let sprt = settings.sprt()?;
@@ -158,7 +153,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, String
     });
     progress.show(&standings, sprt.as_ref(), true);
     if let Some(e) = failure {
-        return Err(e);
+        return Err(ArenaError::Described(e));
     }
     let summary = Summary::new(settings, games.len(), &reports)?;
     if let Some(path) = &options.json {

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::bitboard::{Bitboard, Word};
-use super::coords::{Side, Size, Square, SquareError};
+use super::coords::{Side, Size, Square, SquareError, SquareName};
 use super::geometry::Geometry;
 
 /// How a finished game was decided.
@@ -59,15 +59,22 @@ pub enum IllegalMove {
     /// The game has ended; no move can be played.
     GameOver,
     /// The target square is slimed.
-    Slimed(String),
+    Slimed(SquareName),
     /// The target square is where the snail already is.
-    SnailSquare(String),
+    SnailSquare(SquareName),
     /// The target square is not a king step from the snail.
     NotAdjacent {
         /// The requested square.
-        target: String,
+        target: SquareName,
         /// Where the snail is.
-        snail: String,
+        snail: SquareName,
+    },
+    /// The target square index lies outside the board.
+    OffBoard {
+        /// The square's index in the board's bit layout.
+        index: u8,
+        /// Where the snail is.
+        snail: SquareName,
     },
 }
 
@@ -82,6 +89,9 @@ impl fmt::Display for IllegalMove {
             ),
             IllegalMove::NotAdjacent { target, snail } => {
                 write!(f, "{target} is not next to the snail on {snail}")
+            }
+            IllegalMove::OffBoard { index, snail } => {
+                write!(f, "square {index} is not next to the snail on {snail}")
             }
         }
     }
@@ -303,12 +313,12 @@ impl<W: Word> Position<W> {
     /// Checks that a move to `to` is legal here, and says why not otherwise.
     pub fn check_move(&self, to: Square) -> Result<(), IllegalMove> {
         let size = self.size();
-        let name = |sq: Square| size.name(sq).to_string();
+        let name = |sq: Square| size.name(sq);
         if self.outcome().is_over() {
             Err(IllegalMove::GameOver)
         } else if !size.contains(to) {
-            Err(IllegalMove::NotAdjacent {
-                target: format!("square {}", to.index()),
+            Err(IllegalMove::OffBoard {
+                index: to.index(),
                 snail: name(self.snail),
             })
         } else if to == self.snail {

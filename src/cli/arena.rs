@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::{ArgAction, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::arena::config::parse_engines;
+use crate::arena::error::ArenaError;
 use crate::arena::merge::merge;
 use crate::arena::mock::{MockBehaviour, run_mock};
 use crate::arena::openings::OpeningSpec;
@@ -16,7 +17,7 @@ use crate::arena::settings::{Settings, SprtSettings};
 use crate::arena::summary::{Summary, table};
 use crate::arena::tournament::{self, RunOptions};
 use crate::arena::{signals, summary::Standings};
-use crate::board::Size;
+use crate::board::{Size, SquareName};
 
 /// Rounds of the default match (two games each).
 const DEFAULT_MATCH_ROUNDS: usize = 20;
@@ -91,7 +92,7 @@ pub struct RunArgs {
     pub size: Size,
     /// Start square for move-list and random openings.
     #[arg(long, value_name = "SQ")]
-    pub start: Option<String>,
+    pub start: Option<SquareName>,
     /// Game records, PGN style.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
@@ -184,8 +185,8 @@ pub fn arena_main() -> ExitCode {
         Some(ArenaCommand::Stats(args)) => {
             super::arena_stats::run(&args).map(|report| print!("{report}"))
         }
-        Some(ArenaCommand::Merge(args)) => run_merge(&args),
-        None => run_tournament(&cli.run),
+        Some(ArenaCommand::Merge(args)) => run_merge(&args).map_err(|e| e.to_string()),
+        None => run_tournament(&cli.run).map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -214,7 +215,7 @@ fn mock(args: &MockArgs) -> ExitCode {
 }
 
 /// `merge`: prints the combined table and writes the combined summary.
-fn run_merge(args: &MergeArgs) -> Result<(), String> {
+fn run_merge(args: &MergeArgs) -> Result<(), ArenaError> {
     let (settings, games) = merge(&args.files)?;
     let scheduled = settings.schedule().len();
     let summary = Summary::new(&settings, scheduled, &games)?;
@@ -269,7 +270,7 @@ fn default_match(each: &[String]) -> Result<(Vec<Vec<String>>, Vec<String>), Str
 }
 
 /// A tournament from the command line.
-fn run_tournament(args: &RunArgs) -> Result<(), String> {
+fn run_tournament(args: &RunArgs) -> Result<(), ArenaError> {
     let is_default = args.engines.is_empty();
     let (engine_words, each) = if is_default {
         default_match(&args.each)?
@@ -278,10 +279,10 @@ fn run_tournament(args: &RunArgs) -> Result<(), String> {
     };
     let engines = parse_engines(&engine_words, &each)?;
     if engines.len() < 2 {
-        return Err(format!(
+        return Err(ArenaError::Described(format!(
             "--engine: only {} engine given; expected at least two --engine arguments (or none for the default match)",
             engines.len()
-        ));
+        )));
     }
     let openings = if args.openings.is_empty() {
         OpeningSpec::Random {
@@ -304,12 +305,12 @@ fn run_tournament(args: &RunArgs) -> Result<(), String> {
         rounds,
         openings,
         seed: args.seed,
-        size: format!("{}x{}", args.size.width(), args.size.height()),
-        start: args.start.clone(),
+        size: args.size,
+        start: args.start,
         shard,
         sprt,
     };
-    settings.start_position()?;
+    settings.book()?;
     let state = args.state.clone().unwrap_or_else(|| {
         PathBuf::from(if shard == Shard::WHOLE {
             "slimetrail-arena-state.jsonl".to_string()

@@ -4,12 +4,9 @@ use std::fmt::Write as _;
 
 use clap::Args;
 
-use crate::arena::stats::{
-    EloEstimate, NormalizedElo, PENTA_NAMES, Sprt, SprtError, SprtModel, Tally,
-};
+use crate::arena::settings::SprtSettings;
+use crate::arena::stats::{EloEstimate, NormalizedElo, PENTA_NAMES, Sprt, SprtModel, Tally};
 
-/// Default type I and type II error rates of the SPRT.
-const DEFAULT_ERROR_RATE: f64 = 0.05;
 /// Width of the label column of the report.
 const LABEL_WIDTH: usize = 20;
 
@@ -132,31 +129,24 @@ fn parse_penta(text: &str) -> Result<[u64; 5], String> {
     Ok(counts)
 }
 
-/// The SPRT described by the arguments, if `--elo0`/`--elo1` were given.
+/// The SPRT described by the arguments, if `--elo0`/`--elo1` were given; checked by the
+/// same [`SprtSettings::new`] as the arena's `--sprt`.
 fn sprt_from_args(args: &StatsArgs) -> Result<Option<Sprt>, String> {
     let (Some(elo0), Some(elo1)) = (args.elo0, args.elo1) else {
         return Ok(None);
     };
-    let model = match &args.model {
-        Some(text) => text
-            .parse::<SprtModel>()
-            .map_err(|e| format!("--model: {e}"))?,
-        None => SprtModel::Normalized,
-    };
-    let alpha = args.alpha.unwrap_or(DEFAULT_ERROR_RATE);
-    let beta = args.beta.unwrap_or(DEFAULT_ERROR_RATE);
-    Sprt::new(elo0, elo1, alpha, beta, model)
+    let model = args
+        .model
+        .as_deref()
+        .map(str::parse::<SprtModel>)
+        .transpose();
+    model
+        .and_then(|model| SprtSettings::new(elo0, elo1, args.alpha, args.beta, model))
+        .and_then(|settings| settings.build())
         .map(Some)
         .map_err(|e| {
-            let arguments = match &e {
-                SprtError::EloNotFinite { name, .. } | SprtError::RateOutOfRange { name, .. } => {
-                    format!("--{name}")
-                }
-                SprtError::EloOrder { .. } => "--elo0/--elo1".to_string(),
-                SprtError::RatesTooLarge { .. } => "--alpha/--beta".to_string(),
-                SprtError::UnknownModel(_) => "--model".to_string(),
-            };
-            format!("{arguments}: {e}")
+            let flags: Vec<String> = e.parameters().iter().map(|p| format!("--{p}")).collect();
+            format!("{}: {e}", flags.join("/"))
         })
 }
 

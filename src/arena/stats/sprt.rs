@@ -135,6 +135,21 @@ impl fmt::Display for SprtError {
 
 impl std::error::Error for SprtError {}
 
+impl SprtError {
+    /// The parameters at fault, by their key names (`elo0`, `alpha`, `model`, ...).
+    pub fn parameters(&self) -> &'static [&'static str] {
+        match self {
+            SprtError::EloNotFinite { name: "elo0", .. } => &["elo0"],
+            SprtError::EloNotFinite { .. } => &["elo1"],
+            SprtError::EloOrder { .. } => &["elo0", "elo1"],
+            SprtError::RateOutOfRange { name: "alpha", .. } => &["alpha"],
+            SprtError::RateOutOfRange { .. } => &["beta"],
+            SprtError::RatesTooLarge { .. } => &["alpha", "beta"],
+            SprtError::UnknownModel(_) => &["model"],
+        }
+    }
+}
+
 /// Validated SPRT parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
