@@ -8,6 +8,12 @@
 //! - [`cli`]: the command lines of the two binaries.
 //! - [`rng`]: a small reproducible random number generator.
 
+#[cfg(not(unix))]
+compile_error!(
+    "Slimetrail builds on Unix systems (Linux, macOS, the BSDs): the arena drives engines \
+     through Unix process groups and signals"
+);
+
 pub mod arena;
 pub mod board;
 pub mod cli;

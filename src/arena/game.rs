@@ -34,18 +34,6 @@ pub enum Termination {
 }
 
 impl Termination {
-    /// Every termination, in the order tables list them.
-    pub const ALL: [Termination; 8] = [
-        Termination::GoalReached,
-        Termination::NoLegalMove,
-        Termination::TimeForfeit,
-        Termination::IllegalMove,
-        Termination::Crash,
-        Termination::Hang,
-        Termination::Garbage,
-        Termination::Startup,
-    ];
-
     /// Whether the game ended by the rules rather than by a player's fault.
     pub fn is_normal(self) -> bool {
         matches!(self, Termination::GoalReached | Termination::NoLegalMove)

@@ -2,19 +2,19 @@
 //! decided by the rules of [`crate::board`], never by the engines; and match statistics.
 
 mod as_text;
-pub mod config;
-pub mod error;
-pub mod game;
-pub mod merge;
-pub mod mock;
-pub mod openings;
-pub mod pgn;
-pub mod player;
-pub mod process;
-pub mod schedule;
-pub mod settings;
-pub mod signals;
-pub mod state;
-pub mod stats;
-pub mod summary;
-pub mod tournament;
+pub(crate) mod config;
+pub(crate) mod error;
+pub(crate) mod game;
+pub(crate) mod merge;
+pub(crate) mod mock;
+pub(crate) mod openings;
+pub(crate) mod pgn;
+pub(crate) mod player;
+pub(crate) mod process;
+pub(crate) mod schedule;
+pub(crate) mod settings;
+pub(crate) mod signals;
+pub(crate) mod state;
+pub(crate) mod stats;
+pub(crate) mod summary;
+pub(crate) mod tournament;

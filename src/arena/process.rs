@@ -15,6 +15,33 @@ use std::time::{Duration, Instant};
 
 use super::signals;
 
+/// Makes the child the leader of its own process group, so that killing the group kills
+/// what the engine started too. On Linux the child also gets `PR_SET_PDEATHSIG`, so that
+/// it dies with the arena even when the arena is killed with SIGKILL; other Unix systems
+/// have no such signal, and there an engine outlives a SIGKILLed arena until it reads
+/// the end of its input.
+fn own_process_group_dying_with_the_arena(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getpid is async-signal-safe and called before the fork.
+        let parent = unsafe { libc::getpid() };
+        // SAFETY: only async-signal-safe system calls run between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                libc::setpgid(0, 0);
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                if libc::getppid() != parent {
+                    // The arena died before the death signal was armed.
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    command.process_group(0);
+}
+
 /// Longest output line kept whole; longer lines are cut into pieces (and are garbage anyway).
 const MAX_LINE: u64 = 64 * 1024;
 
@@ -107,20 +134,7 @@ impl EngineProcess {
         if let Some(dir) = &launch.dir {
             command.current_dir(dir);
         }
-        // SAFETY: getpid is async-signal-safe and called before the fork.
-        let parent = unsafe { libc::getpid() };
-        // SAFETY: only async-signal-safe system calls run between fork and exec.
-        unsafe {
-            command.pre_exec(move || {
-                libc::setpgid(0, 0);
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                if libc::getppid() != parent {
-                    // The arena died before the death signal was armed.
-                    libc::_exit(1);
-                }
-                Ok(())
-            });
-        }
+        own_process_group_dying_with_the_arena(&mut command);
         let mut child = command.spawn()?;
         let pid = child.id() as i32;
         signals::register(pid);
@@ -167,7 +181,8 @@ impl EngineProcess {
     }
 
     /// The operating system's process id.
-    pub fn pid(&self) -> i32 {
+    #[cfg(test)]
+    fn pid(&self) -> i32 {
         self.pid
     }
 

@@ -3,14 +3,10 @@
 //! they die even when the arena is killed with SIGKILL.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// Process ids (each also its own process group) of the engines alive right now.
 static LIVE: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
-
-/// Set once the arena has been asked to stop.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Exit status after Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
 pub const INTERRUPTED_EXIT_CODE: i32 = 130;
@@ -53,17 +49,11 @@ pub fn kill_all() {
     }
 }
 
-/// Whether Ctrl-C or SIGTERM has been received.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
 /// Installs the Ctrl-C / SIGTERM handler: kill all engines and exit at once.
 ///
 /// Results are saved after every game, so exiting loses only the games in flight.
 pub fn install() {
     let result = ctrlc::set_handler(|| {
-        INTERRUPTED.store(true, Ordering::SeqCst);
         kill_all();
         eprintln!(
             "\nslimetrail-arena: interrupted; engines stopped, finished games are saved (continue with --resume)"

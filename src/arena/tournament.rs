@@ -50,8 +50,6 @@ pub struct RunOptions {
 
 /// A finished (or stopped) tournament.
 pub struct Finished {
-    /// The JSON summary.
-    pub summary: Summary,
     /// The standings table.
     pub table: String,
 }
@@ -160,7 +158,6 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         summary.save(path)?;
     }
     Ok(Finished {
-        summary,
         table: table(&standings, games.len(), sprt.as_ref()),
     })
 }

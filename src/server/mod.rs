@@ -3,11 +3,11 @@
 //!
 //! Three kinds of thread cooperate (the Carp design):
 //! - the reader thread reads the input as bytes, cuts it into lines, parses them and
-//!   sends [`Event`]s over a channel;
+//!   sends `Event`s over a channel;
 //! - the main thread owns the session (position, options, the idle engine) and handles
 //!   events one at a time;
 //! - a job thread runs each search, solve or perft. The engine is handed to it and
-//!   comes back in [`Event::Done`]. `stop` sets an atomic flag the job polls.
+//!   comes back in `Event::Done`. `stop` sets an atomic flag the job polls.
 //!
 //! While a job runs (and while `go infinite` keeps its result), only `isready`,
 //! `stop` and `quit` are acted on; any other line is answered with an error line and

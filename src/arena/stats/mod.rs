@@ -22,12 +22,8 @@ mod pentanomial;
 mod sprt;
 mod tally;
 
-pub use counts::{Moments, ScoreCounts};
-pub use elo::{EloEstimate, format_elo, format_margin};
-pub use math::{NELO_PER_T, Z95, elo_to_score, normal_cdf, score_to_elo};
+pub use elo::{EloEstimate, format_margin};
 pub use normalized::NormalizedElo;
-pub use pentanomial::{
-    DD_WL, GameResult, LD, LL, PENTA_NAMES, WD, WW, pair_index, penta_matches_wdl,
-};
+pub use pentanomial::{GameResult, PENTA_NAMES};
 pub use sprt::{Sprt, SprtDecision, SprtError, SprtModel};
 pub use tally::Tally;

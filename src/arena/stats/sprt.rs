@@ -195,31 +195,6 @@ impl Sprt {
         })
     }
 
-    /// The Elo difference under H0.
-    pub fn elo0(&self) -> f64 {
-        self.elo0
-    }
-
-    /// The Elo difference under H1.
-    pub fn elo1(&self) -> f64 {
-        self.elo1
-    }
-
-    /// The type I error rate (accepting H1 when H0 holds).
-    pub fn alpha(&self) -> f64 {
-        self.alpha
-    }
-
-    /// The type II error rate (accepting H0 when H1 holds).
-    pub fn beta(&self) -> f64 {
-        self.beta
-    }
-
-    /// The Elo model of `elo0` and `elo1`.
-    pub fn model(&self) -> SprtModel {
-        self.model
-    }
-
     /// The (lower, upper) LLR bounds: `ln(beta / (1 - alpha))` and `ln((1 - beta) / alpha)`.
     pub fn bounds(&self) -> (f64, f64) {
         (

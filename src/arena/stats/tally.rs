@@ -122,15 +122,6 @@ impl Tally {
         EloEstimate::from_counts(&self.pentanomial())
     }
 
-    /// Normalized Elo ± 95%: over pairs when there are any, over games otherwise.
-    pub fn normalized_elo(&self) -> Option<NormalizedElo> {
-        if self.pairs() > 0 {
-            self.normalized_elo_pentanomial()
-        } else {
-            self.normalized_elo_trinomial()
-        }
-    }
-
     /// Normalized Elo ± 95% over single games; `None` without games or spread.
     pub fn normalized_elo_trinomial(&self) -> Option<NormalizedElo> {
         NormalizedElo::from_counts(&self.trinomial())
@@ -157,7 +148,7 @@ impl AddAssign<&Tally> for Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::stats::{DD_WL, LL, WW};
+    use crate::arena::stats::pentanomial::{DD_WL, LL, WW};
     use GameResult::{Draw, Loss, Win};
 
     #[test]
@@ -224,8 +215,6 @@ mod tests {
         assert_eq!(paired.elo_trinomial(), games.elo());
         assert_eq!(paired.elo(), paired.elo_pentanomial());
         assert_ne!(paired.elo(), paired.elo_trinomial());
-        assert_eq!(paired.normalized_elo(), paired.normalized_elo_pentanomial());
-        assert_eq!(games.normalized_elo(), games.normalized_elo_trinomial());
     }
 
     #[test]
@@ -233,6 +222,7 @@ mod tests {
         let tally = Tally::new();
         assert_eq!(tally.score(), None);
         assert_eq!(tally.elo(), None);
-        assert_eq!(tally.normalized_elo(), None);
+        assert_eq!(tally.normalized_elo_trinomial(), None);
+        assert_eq!(tally.normalized_elo_pentanomial(), None);
     }
 }
