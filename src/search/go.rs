@@ -63,6 +63,14 @@ impl Deadlines {
     }
 }
 
+/// What every part of one search works with: the position, the user's stop flag
+/// and the deadlines.
+pub(super) struct SearchRun<'a, W: Word> {
+    pub pos: &'a Position<W>,
+    pub stop: &'a AtomicBool,
+    pub deadlines: &'a Deadlines,
+}
+
 /// A reported score for a root score of the scored search.
 pub(super) fn root_score(score: i32, exact: bool) -> (Score, Bound) {
     if is_proven(score) {
@@ -92,6 +100,11 @@ impl Engine {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
         let deadlines = Deadlines::new(self, pos, limits);
+        let run = SearchRun {
+            pos,
+            stop,
+            deadlines: &deadlines,
+        };
         self.prepare_table(pos.size());
         self.table.new_search();
         let geo = pos.geometry();
@@ -110,7 +123,7 @@ impl Engine {
             return self.search_at_level(pos, limits, stop, &deadlines, report);
         }
         if self.options.threads > 1 && limits.depth.is_none() {
-            return self.search_on_threads(pos, stop, &deadlines, fallback, report);
+            return self.search_on_threads(&run, fallback, report);
         }
         let mut outcome = SearchOutcome {
             best_move: Some(fallback),
@@ -137,17 +150,8 @@ impl Engine {
                 let result = prover.prove(pos);
                 nodes += prover.stats.nodes;
                 outcome.info.seldepth = outcome.info.seldepth.max(prover.seldepth);
-                if let Some((proof, best)) = result {
-                    return self.finish_proven(
-                        pos,
-                        proof,
-                        best,
-                        stop,
-                        &deadlines,
-                        nodes,
-                        outcome.info.seldepth,
-                        report,
-                    );
+                if let Some(proven) = result {
+                    return self.finish_proven(&run, proven, nodes, outcome.info.seldepth, report);
                 }
                 allowed = not_proven_losing(self, pos, safe);
                 if let Some(hard) = deadlines.hard {
@@ -172,15 +176,7 @@ impl Engine {
                 nodes += searcher.nodes - before;
                 outcome.info.seldepth = outcome.info.seldepth.max(searcher.seldepth);
                 let Some(it) = iteration else { break };
-                self.record_iteration(
-                    pos,
-                    &mut outcome,
-                    &it,
-                    depth as u32,
-                    nodes,
-                    &deadlines,
-                    stop,
-                );
+                self.record_iteration(&run, &mut outcome, &it, depth as u32, nodes);
                 report(&outcome.info);
                 depth += 1;
                 if (is_proven(it.score) && it.exact) || depth > exhaustive || deadlines.past_soft()
@@ -201,16 +197,14 @@ impl Engine {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Takes the move, score and line of a completed iteration into `outcome`.
     pub(super) fn record_iteration<W: Word>(
         &self,
-        pos: &Position<W>,
+        run: &SearchRun<W>,
         outcome: &mut SearchOutcome,
         it: &Iteration,
         depth: u32,
         nodes: u64,
-        deadlines: &Deadlines,
-        stop: &AtomicBool,
     ) {
         let (score, bound) = root_score(it.score, it.exact);
         if let Some(&first) = it.pv.first() {
@@ -221,10 +215,10 @@ impl Engine {
         outcome.info.bound = bound;
         outcome.info.pv = it.pv.clone();
         if is_proven(it.score) {
-            self.complete_line(pos, &mut outcome.info.pv, stop, deadlines.hard);
+            self.complete_line(run.pos, &mut outcome.info.pv, run.stop, run.deadlines.hard);
         }
         outcome.info.nodes = nodes;
-        outcome.info.time = deadlines.started.elapsed();
+        outcome.info.time = run.deadlines.started.elapsed();
     }
 
     /// Extends the principal variation of a proven score, which may stop at a
@@ -262,18 +256,19 @@ impl Engine {
 
     /// Ends a search whose root the proof search has decided: the principal
     /// variation follows the proof to the end of the game.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn finish_proven<W: Word>(
         &mut self,
-        pos: &Position<W>,
-        proof: Proof,
-        best: Option<Square>,
-        stop: &AtomicBool,
-        deadlines: &Deadlines,
+        run: &SearchRun<W>,
+        (proof, best): (Proof, Option<Square>),
         nodes: u64,
         seldepth: u32,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
+        let SearchRun {
+            pos,
+            stop,
+            deadlines,
+        } = *run;
         let mut line_nodes = 0;
         let pv = self.proof_line(pos, best, stop, deadlines.hard, &mut line_nodes);
         let (score, bound) = match proof {
