@@ -129,23 +129,34 @@ impl Engine {
             best_move: Some(fallback),
             info: SearchInfo::default(),
         };
-        let mut nodes = 0u64;
         let use_prover = limits.depth.is_none();
         let max_depth = limits.depth.map_or(i32::MAX, |d| d as i32);
         // No game lasts longer than the reachable squares: a search that deep is exhaustive.
         let exhaustive = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
-        let mut depth = 1;
         let mut allowed = geo.all();
         let mut slice = FIRST_PROOF_SLICE;
         let mut searcher = Searcher::new(geo, &self.table, deadlines.budget(stop, 0));
+        let first = first_iteration(&mut searcher, pos);
+        let mut nodes = searcher.nodes;
+        outcome.info.seldepth = searcher.seldepth;
+        self.record_iteration(&run, &mut outcome, &first, 1, nodes);
+        report(&outcome.info);
+        let mut depth = 2;
+        if (is_proven(first.score) && first.exact) || depth > exhaustive {
+            return self.finish(outcome, nodes, &deadlines);
+        }
         // Under a time limit, the scored search gets a third of the time the proof
         // search just had, since its nodes cost more.
         let mut scored_until = None;
         loop {
             if use_prover {
                 let slice_start = Instant::now();
-                let budget =
+                let mut budget =
                     deadlines.budget(stop, slice.min(deadlines.nodes.saturating_sub(nodes)));
+                // A share of the time left, so that the scored search has its turn.
+                budget.deadline = deadlines
+                    .hard
+                    .map(|hard| slice_start + hard.saturating_duration_since(slice_start) / 2);
                 let mut prover = Prover::new(geo, &self.table, budget);
                 let result = prover.prove(pos);
                 nodes += prover.stats.nodes;
@@ -291,6 +302,20 @@ impl Engine {
             info,
         }
     }
+}
+
+/// The scored search to depth 1, whatever the limits: every search completes at
+/// least this one iteration, so that the move played has always been searched.
+/// It costs a node per root move and its replies' static evaluations.
+pub(super) fn first_iteration<W: Word>(
+    searcher: &mut Searcher<'_, W>,
+    pos: &Position<W>,
+) -> Iteration {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    searcher.set_budget(Budget::new(&NEVER, None, u64::MAX));
+    searcher
+        .iterate(pos, 1, pos.geometry().all())
+        .expect("a search without limits completes")
 }
 
 /// The safe root moves not yet proven to lose; all safe moves if every one loses.

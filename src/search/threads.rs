@@ -11,7 +11,7 @@ use crate::board::{Square, Word};
 
 use super::alphabeta::{Searcher, is_proven};
 use super::engine::Engine;
-use super::go::{SearchRun, not_proven_losing};
+use super::go::{SearchRun, first_iteration, not_proven_losing};
 use super::parallel;
 use super::reduced::reachable_region;
 use super::report::{SearchInfo, SearchOutcome};
@@ -52,8 +52,16 @@ impl Engine {
                 proof
             });
             let mut searcher = Searcher::new(geo, table, deadlines.budget(stop, 0));
-            let mut depth = 1;
-            let mut used = 0;
+            let first = first_iteration(&mut searcher, pos);
+            let mut used = searcher.nodes;
+            self.record_iteration(run, &mut outcome, &first, 1, used);
+            outcome.info.seldepth = searcher.seldepth;
+            report(&outcome.info);
+            let mut depth = if is_proven(first.score) && first.exact {
+                i32::MAX
+            } else {
+                2
+            };
             while depth <= exhaustive && !halt.load(Ordering::Relaxed) {
                 let allowed = not_proven_losing(self, pos, safe);
                 let budget = deadlines
