@@ -4,7 +4,8 @@
 //! it keeps its proven subtrees in the table, so every round builds on the last.
 //! If the root is not proven, the scored search deepens for a third of that budget,
 //! never playing a root move the proof search has shown to lose. A proven root ends
-//! the search at once; time, node and depth limits and `stop` end it in between.
+//! the search at once; time, node and depth limits and `stop` end it in between. A
+//! depth limit bounds the scored search only: the rounds go on until it is reached.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -129,11 +130,9 @@ impl Engine {
             best_move: Some(fallback),
             info: SearchInfo::default(),
         };
-        let use_prover = limits.depth.is_none();
         let max_depth = limits.depth.map_or(i32::MAX, |d| d as i32);
         // No game lasts longer than the reachable squares: a search that deep is exhaustive.
         let exhaustive = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
-        let mut allowed = geo.all();
         let mut slice = FIRST_PROOF_SLICE;
         let mut searcher = Searcher::new(geo, &self.table, deadlines.budget(stop, 0));
         let first = first_iteration(&mut searcher, pos);
@@ -149,27 +148,25 @@ impl Engine {
         // search just had, since its nodes cost more.
         let mut scored_until = None;
         loop {
-            if use_prover {
-                let slice_start = Instant::now();
-                let mut budget =
-                    deadlines.budget(stop, slice.min(deadlines.nodes.saturating_sub(nodes)));
-                // A share of the time left, so that the scored search has its turn.
-                budget.deadline = deadlines
-                    .hard
-                    .map(|hard| slice_start + hard.saturating_duration_since(slice_start) / 2);
-                let mut prover = Prover::new(geo, &self.table, budget);
-                let result = prover.prove(pos);
-                nodes += prover.stats.nodes;
-                outcome.info.seldepth = outcome.info.seldepth.max(prover.seldepth);
-                if let Some(proven) = result {
-                    return self.finish_proven(&run, proven, nodes, outcome.info.seldepth, report);
-                }
-                allowed = not_proven_losing(self, pos, safe);
-                if let Some(hard) = deadlines.hard {
-                    scored_until = Some(hard.min(Instant::now() + slice_start.elapsed() / 3));
-                }
+            let slice_start = Instant::now();
+            let mut budget =
+                deadlines.budget(stop, slice.min(deadlines.nodes.saturating_sub(nodes)));
+            // A share of the time left, so that the scored search has its turn.
+            budget.deadline = deadlines
+                .hard
+                .map(|hard| slice_start + hard.saturating_duration_since(slice_start) / 2);
+            let mut prover = Prover::new(geo, &self.table, budget);
+            let result = prover.prove(pos);
+            nodes += prover.stats.nodes;
+            outcome.info.seldepth = outcome.info.seldepth.max(prover.seldepth);
+            if let Some(proven) = result {
+                return self.finish_proven(&run, proven, nodes, outcome.info.seldepth, report);
             }
-            let round_budget = if use_prover { slice / 3 } else { u64::MAX };
+            let allowed = not_proven_losing(self, pos, safe);
+            if let Some(hard) = deadlines.hard {
+                scored_until = Some(hard.min(Instant::now() + slice_start.elapsed() / 3));
+            }
+            let round_budget = slice / 3;
             let round_start = nodes;
             loop {
                 if depth > max_depth || stop.load(Ordering::Relaxed) || deadlines.past_hard() {
