@@ -22,5 +22,6 @@ mod protocol_errors;
 mod protocol_fuzz;
 mod protocol_latency;
 mod protocol_session;
+mod search_limits;
 mod search_oracle;
 mod search_regressions;

@@ -9,15 +9,14 @@
 //! exact. In exact mode bounds only ever cut, and a search deeper than the game
 //! is long gives exact mate distances.
 
-use crate::board::{Bitboard, Geometry, Position, Side, Square, Word};
+use crate::board::{Bitboard, Geometry, MAX_SQUARES, Position, Square, Word};
 
 use super::eval::evaluate;
 use super::matching::Matcher;
+use super::node::{Node, Opening};
 use super::prover::Budget;
-use super::reduced::{
-    MATE, MATE_BOUND, Pieces, Proof, forced_loss, matching_verdict, reachable_region,
-};
-use super::tt::{Entry, Key, PROVEN, Table, TtBound};
+use super::reduced::{MATE, MATE_BOUND, Pieces, Proof};
+use super::tt::{Entry, PROVEN, Table, TtBound};
 
 /// Deepest ply the search can reach (no game is longer than the board).
 pub const MAX_PLY: usize = 128;
@@ -28,6 +27,15 @@ const INFINITY: i32 = MATE as i32 + 1;
 #[inline(always)]
 fn mate_in(plies: u32) -> i32 {
     MATE as i32 - plies as i32
+}
+
+/// The mate score of `proof` at a node `ply` plies from the root.
+#[inline(always)]
+fn proof_score(proof: Proof, ply: u32) -> i32 {
+    match proof {
+        Proof::Win(n) => mate_in(ply + u32::from(n)),
+        Proof::Loss(n) => -mate_in(ply + u32::from(n)),
+    }
 }
 
 /// Whether a score is a proven result.
@@ -81,7 +89,7 @@ pub struct Searcher<'a, W: Word> {
     pv: Vec<[Square; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
     killers: [[Option<Square>; 2]; MAX_PLY],
-    history: [[u32; 128]; 2],
+    history: [[u32; MAX_SQUARES]; 2],
 }
 
 /// The result of one root iteration.
@@ -111,7 +119,7 @@ impl<'a, W: Word> Searcher<'a, W> {
             pv: vec![[Square::from_index(0); MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY],
-            history: [[0; 128]; 2],
+            history: [[0; MAX_SQUARES]; 2],
         }
     }
 
@@ -135,18 +143,8 @@ impl<'a, W: Word> Searcher<'a, W> {
     ) -> Option<Iteration> {
         self.aborted = false;
         self.inexact = 0;
-        let open = position.open();
-        let snail = position.snail();
-        let region = reachable_region(self.geometry, open, snail);
-        let connected = self.geometry.ring_connected(region, snail);
         let score = self.negamax(
-            Node {
-                open,
-                snail,
-                side: position.side_to_move(),
-                region,
-                connected,
-            },
+            Node::root(self.geometry, position),
             depth,
             0,
             -INFINITY,
@@ -189,10 +187,7 @@ impl<'a, W: Word> Searcher<'a, W> {
     /// A proven score with a length bound only, counted as inexact.
     fn bounded(&mut self, proof: Proof, ply: u32) -> i32 {
         self.inexact += 1;
-        match proof {
-            Proof::Win(n) => mate_in(ply + u32::from(n)),
-            Proof::Loss(n) => -mate_in(ply + u32::from(n)),
-        }
+        proof_score(proof, ply)
     }
 
     fn negamax(
@@ -205,7 +200,6 @@ impl<'a, W: Word> Searcher<'a, W> {
         allowed: Bitboard<W>,
     ) -> i32 {
         let geo = self.geometry;
-        let size = geo.size();
         let p = ply as usize;
         self.pv_len[p] = p;
         self.nodes += 1;
@@ -216,82 +210,27 @@ impl<'a, W: Word> Searcher<'a, W> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let Node {
-            open,
-            snail,
-            side,
-            region,
-            ..
-        } = node;
-        let moves = geo.neighbours(snail) & open & allowed;
-        if moves.contains(size.goal(side)) {
-            self.pv[p][p] = size.goal(side);
-            self.pv_len[p] = p + 1;
-            return mate_in(ply + 1);
-        }
-        let safe = moves - geo.deadly(side);
-        if safe.is_empty() {
-            // The forced step, and the winner's step into its goal after it.
-            let (plies, best) = forced_loss(geo, moves, !side);
-            let plies = u32::from(plies);
-            if let Some(mv) = best {
-                self.pv[p][p] = mv;
-                self.pv_len[p] = p + 1;
-                if plies == 2 && p + 2 <= MAX_PLY {
-                    self.pv[p][p + 1] = size.goal(!side);
-                    self.pv_len[p] = p + 2;
-                }
-            }
-            return -mate_in(ply + plies);
-        }
-        if ply as usize >= MAX_PLY - 1 {
-            return self.evaluate(&node);
-        }
         // Mate distance pruning.
         alpha = alpha.max(-mate_in(ply));
         beta = beta.min(mate_in(ply + 1));
         if alpha >= beta {
             return alpha;
         }
-
-        // Immediate wins: the fastest of them is the fastest win there is.
-        let opponent_deadly = geo.deadly(!side);
-        let mut fastest: Option<(u32, Square)> = None;
-        for c in safe {
-            if (geo.neighbours(c) & (open - opponent_deadly)).is_empty() {
-                let (plies, _) = forced_loss(geo, geo.neighbours(c) & open, side);
-                let plies = u32::from(plies);
-                if fastest.is_none_or(|(n, _)| 1 + plies < n) {
-                    fastest = Some((1 + plies, c));
-                }
-            }
-        }
-        if let Some((n, c)) = fastest {
-            // The line to the end: our move, the opponent's forced step (next to our
-            // goal, or into it), and our step into the goal.
-            let mut line = [c, c, c];
-            let mut len = 1;
-            let (_, forced) = forced_loss(geo, geo.neighbours(c) & open, side);
-            if let Some(f) = forced {
-                line[len] = f;
-                len += 1;
-                if f != size.goal(side) {
-                    line[len] = size.goal(side);
-                    len += 1;
-                }
-            }
-            if p + len <= MAX_PLY {
+        let safe = match node.open(geo, allowed) {
+            Opening::Open(safe) => safe,
+            Opening::Ends(ending) => {
+                let line = ending.line();
+                let len = line.len().min(MAX_PLY - p);
                 self.pv[p][p..p + len].copy_from_slice(&line[..len]);
                 self.pv_len[p] = p + len;
+                return proof_score(ending.proof, ply);
             }
-            return mate_in(ply + n);
+        };
+        if ply as usize >= MAX_PLY - 1 {
+            return self.evaluate(&node);
         }
 
-        let key = Key {
-            region,
-            snail,
-            side,
-        };
+        let key = node.key();
         let mut tt_move = None;
         if let Some(entry) = self.table.probe(key) {
             tt_move = entry.best.filter(|&m| safe.contains(m));
@@ -322,22 +261,16 @@ impl<'a, W: Word> Searcher<'a, W> {
         let verdict = if ply == 0 {
             None
         } else {
-            matching_verdict(geo, &mut self.matcher, side, snail, region)
+            node.verdict(geo, &mut self.matcher, self.table, 0)
         };
         if let Some(proof) = verdict {
-            self.table.store(key, proof.entry(None, 0));
             if !self.exact_mode {
                 return self.bounded(proof, ply);
             }
             // Exact mode: the verdict bounds the value; it decides only if it cuts.
-            match proof {
-                Proof::Win(n) if mate_in(ply + u32::from(n)) >= beta => {
-                    return mate_in(ply + u32::from(n));
-                }
-                Proof::Loss(n) if -mate_in(ply + u32::from(n)) <= alpha => {
-                    return -mate_in(ply + u32::from(n));
-                }
-                _ => {}
+            let score = proof_score(proof, ply);
+            if (proof.is_win() && score >= beta) || (!proof.is_win() && score <= alpha) {
+                return score;
             }
         }
         if depth <= 0 {
@@ -346,10 +279,12 @@ impl<'a, W: Word> Searcher<'a, W> {
         }
 
         // Order: table move, killers, then fewest safe replies, then history.
-        let mut children: [(Square, i64); 8] = [(snail, 0); 8];
+        let side = node.side;
+        let opponent_moves = node.open - geo.deadly(!side);
+        let mut children: [(Square, i64); 8] = [(node.snail, 0); 8];
         let mut count = 0;
         for c in safe {
-            let replies = (geo.neighbours(c) & (open - opponent_deadly)).len() as i64;
+            let replies = (geo.neighbours(c) & opponent_moves).len() as i64;
             let mut order =
                 -replies * 1_000_000 + i64::from(self.history[side.index()][c.index() as usize]);
             if Some(c) == tt_move {
@@ -366,16 +301,9 @@ impl<'a, W: Word> Searcher<'a, W> {
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let pieces = Pieces::of(geo, region, node.connected);
+        let pieces = Pieces::of(geo, node.region, node.connected);
         for (i, &(c, _)) in children.iter().enumerate() {
-            let (child_region, connected) = pieces.after_step(geo, c);
-            let child = Node {
-                open: open - Bitboard::from_square(c),
-                snail: c,
-                side: !side,
-                region: child_region,
-                connected,
-            };
+            let child = node.child(geo, &pieces, c);
             let all = geo.all();
             let mut score;
             if i == 0 {
@@ -418,57 +346,30 @@ impl<'a, W: Word> Searcher<'a, W> {
         } else {
             TtBound::Upper
         };
-        let entry = if self.exact_mode && is_proven(best) {
+        let (bound, draft) = if self.exact_mode && is_proven(best) {
             // Nothing approximate was used as a value: the bound is the true one.
-            Entry {
-                best: best_move,
-                score: to_table(best, ply),
-                bound,
-                draft: PROVEN,
-                work: 0,
-            }
+            (bound, PROVEN)
         } else if best > MATE_BOUND as i32 && bound != TtBound::Upper {
             // A win: proven whatever the depth, but other moves might win faster.
             // (A winning score that failed low is only an upper bound: mate
             // distance pruning hands those back. It is no proof.)
-            Entry {
-                best: best_move,
-                score: to_table(best, ply),
-                bound: TtBound::Lower,
-                draft: PROVEN,
-                work: 0,
-            }
+            (TtBound::Lower, PROVEN)
         } else if best < -(MATE_BOUND as i32) && bound != TtBound::Lower {
             // Every move loses: proven, lasting at most this long.
-            Entry {
-                best: best_move,
-                score: to_table(best, ply),
-                bound: TtBound::Upper,
-                draft: PROVEN,
-                work: 0,
-            }
+            (TtBound::Upper, PROVEN)
         } else {
-            Entry {
-                best: best_move,
-                score: to_table(best, ply),
-                bound,
-                draft: depth.clamp(0, 254) as u8,
-                work: 0,
-            }
+            (bound, depth.clamp(0, 254) as u8)
+        };
+        let entry = Entry {
+            best: best_move,
+            score: to_table(best, ply),
+            bound,
+            draft,
+            work: 0,
         };
         if ply > 0 || allowed == geo.all() {
             self.table.store(key, entry);
         }
         best
     }
-}
-
-/// The state the search passes down.
-#[derive(Clone, Copy)]
-struct Node<W: Word> {
-    open: Bitboard<W>,
-    snail: Square,
-    side: Side,
-    region: Bitboard<W>,
-    connected: bool,
 }

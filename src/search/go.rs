@@ -4,7 +4,8 @@
 //! it keeps its proven subtrees in the table, so every round builds on the last.
 //! If the root is not proven, the scored search deepens for a third of that budget,
 //! never playing a root move the proof search has shown to lose. A proven root ends
-//! the search at once; time, node and depth limits and `stop` end it in between.
+//! the search at once; time, node and depth limits and `stop` end it in between. A
+//! depth limit bounds the scored search only: the rounds go on until it is reached.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -63,6 +64,14 @@ impl Deadlines {
     }
 }
 
+/// What every part of one search works with: the position, the user's stop flag
+/// and the deadlines.
+pub(super) struct SearchRun<'a, W: Word> {
+    pub pos: &'a Position<W>,
+    pub stop: &'a AtomicBool,
+    pub deadlines: &'a Deadlines,
+}
+
 /// A reported score for a root score of the scored search.
 pub(super) fn root_score(score: i32, exact: bool) -> (Score, Bound) {
     if is_proven(score) {
@@ -92,6 +101,11 @@ impl Engine {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
         let deadlines = Deadlines::new(self, pos, limits);
+        let run = SearchRun {
+            pos,
+            stop,
+            deadlines: &deadlines,
+        };
         self.prepare_table(pos.size());
         self.table.new_search();
         let geo = pos.geometry();
@@ -110,51 +124,49 @@ impl Engine {
             return self.search_at_level(pos, limits, stop, &deadlines, report);
         }
         if self.options.threads > 1 && limits.depth.is_none() {
-            return self.search_on_threads(pos, stop, &deadlines, fallback, report);
+            return self.search_on_threads(&run, fallback, report);
         }
         let mut outcome = SearchOutcome {
             best_move: Some(fallback),
             info: SearchInfo::default(),
         };
-        let mut nodes = 0u64;
-        let use_prover = limits.depth.is_none();
         let max_depth = limits.depth.map_or(i32::MAX, |d| d as i32);
         // No game lasts longer than the reachable squares: a search that deep is exhaustive.
         let exhaustive = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
-        let mut depth = 1;
-        let mut allowed = geo.all();
         let mut slice = FIRST_PROOF_SLICE;
         let mut searcher = Searcher::new(geo, &self.table, deadlines.budget(stop, 0));
+        let first = first_iteration(&mut searcher, pos);
+        let mut nodes = searcher.nodes;
+        outcome.info.seldepth = searcher.seldepth;
+        self.record_iteration(&run, &mut outcome, &first, 1, nodes);
+        report(&outcome.info);
+        let mut depth = 2;
+        if (is_proven(first.score) && first.exact) || depth > exhaustive {
+            return self.finish(outcome, nodes, &deadlines);
+        }
         // Under a time limit, the scored search gets a third of the time the proof
         // search just had, since its nodes cost more.
         let mut scored_until = None;
         loop {
-            if use_prover {
-                let slice_start = Instant::now();
-                let budget =
-                    deadlines.budget(stop, slice.min(deadlines.nodes.saturating_sub(nodes)));
-                let mut prover = Prover::new(geo, &self.table, budget);
-                let result = prover.prove(pos);
-                nodes += prover.stats.nodes;
-                outcome.info.seldepth = outcome.info.seldepth.max(prover.seldepth);
-                if let Some((proof, best)) = result {
-                    return self.finish_proven(
-                        pos,
-                        proof,
-                        best,
-                        stop,
-                        &deadlines,
-                        nodes,
-                        outcome.info.seldepth,
-                        report,
-                    );
-                }
-                allowed = not_proven_losing(self, pos, safe);
-                if let Some(hard) = deadlines.hard {
-                    scored_until = Some(hard.min(Instant::now() + slice_start.elapsed() / 3));
-                }
+            let slice_start = Instant::now();
+            let mut budget =
+                deadlines.budget(stop, slice.min(deadlines.nodes.saturating_sub(nodes)));
+            // A share of the time left, so that the scored search has its turn.
+            budget.deadline = deadlines
+                .hard
+                .map(|hard| slice_start + hard.saturating_duration_since(slice_start) / 2);
+            let mut prover = Prover::new(geo, &self.table, budget);
+            let result = prover.prove(pos);
+            nodes += prover.stats.nodes;
+            outcome.info.seldepth = outcome.info.seldepth.max(prover.seldepth);
+            if let Some(proven) = result {
+                return self.finish_proven(&run, proven, nodes, outcome.info.seldepth, report);
             }
-            let round_budget = if use_prover { slice / 3 } else { u64::MAX };
+            let allowed = not_proven_losing(self, pos, safe);
+            if let Some(hard) = deadlines.hard {
+                scored_until = Some(hard.min(Instant::now() + slice_start.elapsed() / 3));
+            }
+            let round_budget = slice / 3;
             let round_start = nodes;
             loop {
                 if depth > max_depth || stop.load(Ordering::Relaxed) || deadlines.past_hard() {
@@ -172,15 +184,7 @@ impl Engine {
                 nodes += searcher.nodes - before;
                 outcome.info.seldepth = outcome.info.seldepth.max(searcher.seldepth);
                 let Some(it) = iteration else { break };
-                self.record_iteration(
-                    pos,
-                    &mut outcome,
-                    &it,
-                    depth as u32,
-                    nodes,
-                    &deadlines,
-                    stop,
-                );
+                self.record_iteration(&run, &mut outcome, &it, depth as u32, nodes);
                 report(&outcome.info);
                 depth += 1;
                 if (is_proven(it.score) && it.exact) || depth > exhaustive || deadlines.past_soft()
@@ -201,16 +205,14 @@ impl Engine {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Takes the move, score and line of a completed iteration into `outcome`.
     pub(super) fn record_iteration<W: Word>(
         &self,
-        pos: &Position<W>,
+        run: &SearchRun<W>,
         outcome: &mut SearchOutcome,
         it: &Iteration,
         depth: u32,
         nodes: u64,
-        deadlines: &Deadlines,
-        stop: &AtomicBool,
     ) {
         let (score, bound) = root_score(it.score, it.exact);
         if let Some(&first) = it.pv.first() {
@@ -221,10 +223,10 @@ impl Engine {
         outcome.info.bound = bound;
         outcome.info.pv = it.pv.clone();
         if is_proven(it.score) {
-            self.complete_line(pos, &mut outcome.info.pv, stop, deadlines.hard);
+            self.complete_line(run.pos, &mut outcome.info.pv, run.stop, run.deadlines.hard);
         }
         outcome.info.nodes = nodes;
-        outcome.info.time = deadlines.started.elapsed();
+        outcome.info.time = run.deadlines.started.elapsed();
     }
 
     /// Extends the principal variation of a proven score, which may stop at a
@@ -262,18 +264,19 @@ impl Engine {
 
     /// Ends a search whose root the proof search has decided: the principal
     /// variation follows the proof to the end of the game.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn finish_proven<W: Word>(
         &mut self,
-        pos: &Position<W>,
-        proof: Proof,
-        best: Option<Square>,
-        stop: &AtomicBool,
-        deadlines: &Deadlines,
+        run: &SearchRun<W>,
+        (proof, best): (Proof, Option<Square>),
         nodes: u64,
         seldepth: u32,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
+        let SearchRun {
+            pos,
+            stop,
+            deadlines,
+        } = *run;
         let mut line_nodes = 0;
         let pv = self.proof_line(pos, best, stop, deadlines.hard, &mut line_nodes);
         let (score, bound) = match proof {
@@ -296,6 +299,20 @@ impl Engine {
             info,
         }
     }
+}
+
+/// The scored search to depth 1, whatever the limits: every search completes at
+/// least this one iteration, so that the move played has always been searched.
+/// It costs a node per root move and its replies' static evaluations.
+pub(super) fn first_iteration<W: Word>(
+    searcher: &mut Searcher<'_, W>,
+    pos: &Position<W>,
+) -> Iteration {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    searcher.set_budget(Budget::new(&NEVER, None, u64::MAX));
+    searcher
+        .iterate(pos, 1, pos.geometry().all())
+        .expect("a search without limits completes")
 }
 
 /// The safe root moves not yet proven to lose; all safe moves if every one loses.

@@ -5,19 +5,19 @@
 //! to move wins if and only if every maximum matching covers `v`
 //! (Fraenkel, Scheinerman & Ullman, "Undirected edge geography", TCS 112, 1993).
 //! King graphs have triangles, so this needs matching on general graphs: Edmonds'
-//! blossom algorithm, here on bitboard vertex sets of up to 128 squares.
+//! blossom algorithm, here on bitboard vertex sets of up to `MAX_SQUARES` squares.
 
-use crate::board::{Bitboard, Geometry, Square, Word};
+use crate::board::{Bitboard, Geometry, MAX_SQUARES, Square, Word};
 
 const NONE: u8 = u8::MAX;
 
 /// Reusable working memory for matchings on one board geometry.
 pub struct Matcher<W: Word> {
     geometry: &'static Geometry<W>,
-    mate: [u8; 128],
-    parent: [u8; 128],
-    base: [u8; 128],
-    queue: [u8; 128],
+    mate: [u8; MAX_SQUARES],
+    parent: [u8; MAX_SQUARES],
+    base: [u8; MAX_SQUARES],
+    queue: [u8; MAX_SQUARES],
 }
 
 impl<W: Word> Matcher<W> {
@@ -25,10 +25,10 @@ impl<W: Word> Matcher<W> {
     pub fn new(geometry: &'static Geometry<W>) -> Self {
         Matcher {
             geometry,
-            mate: [NONE; 128],
-            parent: [NONE; 128],
-            base: [NONE; 128],
-            queue: [0; 128],
+            mate: [NONE; MAX_SQUARES],
+            parent: [NONE; MAX_SQUARES],
+            base: [NONE; MAX_SQUARES],
+            queue: [0; MAX_SQUARES],
         }
     }
 

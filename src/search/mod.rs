@@ -11,6 +11,7 @@ mod level;
 mod limits;
 mod lines;
 mod matching;
+mod node;
 mod parallel;
 mod prover;
 mod reduced;

@@ -29,6 +29,8 @@ pub struct ParallelProof {
 /// Proves `position` on `threads` threads (at least one) within the budget given
 /// by `stop`, `deadline` and `nodes` (shared out among the threads). `halt`, if
 /// given, ends every thread early like `stop`. Only the main thread calls `progress`.
+///
+/// The same as [`prove_within`] with the budget's parts passed one by one.
 #[allow(clippy::too_many_arguments)]
 pub fn prove<W: Word>(
     table: &Table,
@@ -40,16 +42,33 @@ pub fn prove<W: Word>(
     nodes: u64,
     progress: Option<&mut dyn FnMut(&ProverStats)>,
 ) -> ParallelProof {
+    let budget = Budget::new(stop, deadline, nodes);
+    let budget = match halt {
+        Some(h) => budget.with_halt(h),
+        None => budget,
+    };
+    prove_within(table, position, threads, budget, progress)
+}
+
+/// Proves `position` on `threads` threads (at least one) within `budget`, whose
+/// nodes are shared out among the threads. Only the main thread calls `progress`.
+pub fn prove_within<W: Word>(
+    table: &Table,
+    position: &Position<W>,
+    threads: usize,
+    budget: Budget,
+    progress: Option<&mut dyn FnMut(&ProverStats)>,
+) -> ParallelProof {
     let geo = position.geometry();
     let threads = threads.max(1);
     let done = AtomicBool::new(false);
-    let share = (nodes / threads as u64).max(1);
+    let share = (budget.nodes / threads as u64).max(1);
     let budget = || {
-        let budget = Budget::new(stop, deadline, share).with_halt(&done);
-        match halt {
-            Some(h) => budget.with_halt(h),
-            None => budget,
+        Budget {
+            nodes: share,
+            ..budget
         }
+        .with_halt(&done)
     };
     std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)

@@ -20,15 +20,15 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::board::{Bitboard, Geometry, Position, Side, Square, Word};
+use crate::board::{Bitboard, Geometry, Position, Square, Word};
 
 use super::matching::Matcher;
-use super::reduced::{
-    Pieces, Proof, forced_loss, loses_in_two, matching_verdict, reachable_region, wins_in_three,
-};
+use super::node::{Node, Opening};
+use super::reduced::{Pieces, Proof, loses_in_two, wins_in_three};
 use super::tt::{Key, Table};
 
 /// When a search must give up: the stop flag, a deadline, a node budget.
+#[derive(Clone, Copy)]
 pub struct Budget<'a> {
     /// Set by another thread to stop the search (the user's `stop`).
     pub stop: &'a AtomicBool,
@@ -171,18 +171,9 @@ impl<'a, W: Word> Prover<'a, W> {
         if position.outcome().is_over() {
             return None;
         }
-        let region = reachable_region(self.geometry, position.open(), position.snail());
-        let connected = self.geometry.ring_connected(region, position.snail());
-        let (proof, best) = self.node(
-            position.open(),
-            position.snail(),
-            position.side_to_move(),
-            region,
-            connected,
-            false,
-            0,
-        )?;
-        let best = best.or_else(|| self.sealed_best(position, region, proof));
+        let root = Node::root(self.geometry, position);
+        let (proof, best) = self.node(root, false, 0)?;
+        let best = best.or_else(|| self.sealed_best(position, root.region, proof));
         Some((proof, best))
     }
 
@@ -209,8 +200,14 @@ impl<'a, W: Word> Prover<'a, W> {
                 self.geometry.neighbours(c),
                 region - Bitboard::from_square(c),
             );
-            let open = pos.open() - Bitboard::from_square(c);
-            if let Some((child, _)) = self.node(open, c, !side, child_region, false, false, 1) {
+            let child = Node {
+                open: pos.open() - Bitboard::from_square(c),
+                snail: c,
+                side: !side,
+                region: child_region,
+                connected: false,
+            };
+            if let Some((child, _)) = self.node(child, false, 1) {
                 if !child.is_win() {
                     return Some(c);
                 }
@@ -242,54 +239,34 @@ impl<'a, W: Word> Prover<'a, W> {
 
     /// One node of the proof search, compiled for the best instruction set the
     /// processor has: the search counts squares constantly, and a popcount
-    /// instruction makes it much faster than the portable fallback.
-    #[allow(clippy::too_many_arguments)]
+    /// instruction makes it much faster than the portable fallback. `probed` says
+    /// the caller has just looked the node up in the table.
     #[inline]
-    fn node(
-        &mut self,
-        open: Bitboard<W>,
-        snail: Square,
-        side: Side,
-        region: Bitboard<W>,
-        connected: bool,
-        probed: bool,
-        ply: u32,
-    ) -> Option<(Proof, Option<Square>)> {
+    fn node(&mut self, node: Node<W>, probed: bool, ply: u32) -> Option<(Proof, Option<Square>)> {
         #[cfg(target_arch = "x86_64")]
         if self.fast_cpu {
             // SAFETY: `fast_cpu` is set only when the processor reports these features.
-            return unsafe {
-                self.node_x86_64_v3(open, snail, side, region, connected, probed, ply)
-            };
+            return unsafe { self.node_with_bit_instructions(node, probed, ply) };
         }
-        self.node_body(open, snail, side, region, connected, probed, ply)
+        self.node_body(node, probed, ply)
     }
 
+    /// [`Prover::node_body`] compiled with popcount, BMI1, BMI2 and LZCNT.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn node_x86_64_v3(
+    unsafe fn node_with_bit_instructions(
         &mut self,
-        open: Bitboard<W>,
-        snail: Square,
-        side: Side,
-        region: Bitboard<W>,
-        connected: bool,
+        node: Node<W>,
         probed: bool,
         ply: u32,
     ) -> Option<(Proof, Option<Square>)> {
-        self.node_body(open, snail, side, region, connected, probed, ply)
+        self.node_body(node, probed, ply)
     }
 
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn node_body(
         &mut self,
-        open: Bitboard<W>,
-        snail: Square,
-        side: Side,
-        region: Bitboard<W>,
-        connected: bool,
+        node: Node<W>,
         probed: bool,
         ply: u32,
     ) -> Option<(Proof, Option<Square>)> {
@@ -310,18 +287,23 @@ impl<'a, W: Word> Prover<'a, W> {
         }
         self.seldepth = self.seldepth.max(ply);
         let geo = self.geometry;
-        let size = geo.size();
-        let own_goal = size.goal(side);
-        let moves = geo.neighbours(snail) & open;
-        if moves.contains(own_goal) {
-            return Some((Proof::Win(1), Some(own_goal)));
-        }
-        let safe = moves - geo.deadly(side);
-        if safe.is_empty() {
-            let (plies, best) = forced_loss(self.geometry, moves, !side);
-            return Some((Proof::Loss(plies), best));
-        }
-        // Children, with immediate wins spotted on the way.
+        let key = node.key();
+        let safe = match node.open(geo, geo.all()) {
+            Opening::Open(safe) => safe,
+            Opening::Ends(ending) if ending.immediate_win => {
+                self.stats.immediate_wins += 1;
+                return Some(self.won_by(key, ending.proof, ending.best()));
+            }
+            Opening::Ends(ending) => return Some((ending.proof, ending.best())),
+        };
+        let Node {
+            open,
+            snail,
+            side,
+            region,
+            connected,
+        } = node;
+        // Children, with steps that lose or win within three plies spotted on the way.
         let opponent_deadly = geo.deadly(!side);
         let mut children = [Child {
             square: snail,
@@ -331,18 +313,8 @@ impl<'a, W: Word> Prover<'a, W> {
         }; 8];
         let mut count = 0;
         let mut known_longest = 0u16;
-        let key = Key {
-            region,
-            snail,
-            side,
-        };
         for c in safe {
             let replies = geo.neighbours(c) & (open - opponent_deadly);
-            if replies.is_empty() {
-                self.stats.immediate_wins += 1;
-                let (plies, _) = forced_loss(geo, geo.neighbours(c) & open, side);
-                return Some(self.won_by(key, Proof::Win(1 + plies), c));
-            }
             // A step after which some reply leaves us no safe move loses at once:
             // it needs no node of its own.
             if let Some(plies) = loses_in_two(geo, open, side, c, replies) {
@@ -352,7 +324,7 @@ impl<'a, W: Word> Prover<'a, W> {
             }
             if let Some(plies) = wins_in_three(geo, open, side, c, replies) {
                 self.stats.wins_in_three += 1;
-                return Some(self.won_by(key, Proof::Win(plies), c));
+                return Some(self.won_by(key, Proof::Win(plies), Some(c)));
             }
             children[count] = Child {
                 square: c,
@@ -374,9 +346,8 @@ impl<'a, W: Word> Prover<'a, W> {
             }
         }
         let nodes_before = self.stats.nodes;
-        if let Some(proof) = matching_verdict(geo, &mut self.matcher, side, snail, region) {
+        if let Some(proof) = node.verdict(geo, &mut self.matcher, self.table, 1) {
             self.stats.matching_verdicts += 1;
-            self.store(key, proof, None, nodes_before);
             return Some((proof, None));
         }
 
@@ -430,16 +401,14 @@ impl<'a, W: Word> Prover<'a, W> {
         children.sort_unstable_by_key(|c| c.order);
         for (i, child) in children.iter().filter(|c| c.order != SKIP).enumerate() {
             let c = child.square;
-            let child_open = open - Bitboard::from_square(c);
-            let (proof, _) = self.node(
-                child_open,
-                c,
-                !side,
-                child.region,
-                child.connected,
-                i == 0,
-                ply + 1,
-            )?;
+            let child_node = Node {
+                open: open - Bitboard::from_square(c),
+                snail: c,
+                side: !side,
+                region: child.region,
+                connected: child.connected,
+            };
+            let (proof, _) = self.node(child_node, i == 0, ply + 1)?;
             match proof {
                 Proof::Loss(n) => {
                     self.stats.searched_wins += 1;
@@ -458,9 +427,9 @@ impl<'a, W: Word> Prover<'a, W> {
 
     /// Stores and returns a win by `step` found without searching a child.
     #[inline]
-    fn won_by(&self, key: Key<W>, proof: Proof, step: Square) -> (Proof, Option<Square>) {
-        self.store(key, proof, Some(step), self.stats.nodes);
-        (proof, Some(step))
+    fn won_by(&self, key: Key<W>, proof: Proof, step: Option<Square>) -> (Proof, Option<Square>) {
+        self.store(key, proof, step, self.stats.nodes);
+        (proof, step)
     }
 
     #[inline]

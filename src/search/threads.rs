@@ -7,11 +7,11 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::board::{Position, Square, Word};
+use crate::board::{Square, Word};
 
 use super::alphabeta::{Searcher, is_proven};
 use super::engine::Engine;
-use super::go::{Deadlines, not_proven_losing};
+use super::go::{SearchRun, first_iteration, not_proven_losing};
 use super::parallel;
 use super::reduced::reachable_region;
 use super::report::{SearchInfo, SearchOutcome};
@@ -19,12 +19,15 @@ use super::report::{SearchInfo, SearchOutcome};
 impl Engine {
     pub(super) fn search_on_threads<W: Word>(
         &mut self,
-        pos: &Position<W>,
-        stop: &AtomicBool,
-        deadlines: &Deadlines,
+        run: &SearchRun<W>,
         fallback: Square,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
+        let SearchRun {
+            pos,
+            stop,
+            deadlines,
+        } = *run;
         let geo = pos.geometry();
         let safe = pos.moves() - geo.deadly(pos.side_to_move());
         let exhaustive = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
@@ -41,24 +44,24 @@ impl Engine {
             let table = &self.table;
             let halt = &halt;
             let prover = scope.spawn(move || {
-                let proof = parallel::prove(
-                    table,
-                    pos,
-                    prover_threads,
-                    stop,
-                    Some(halt),
-                    deadlines.hard,
-                    prover_nodes,
-                    None,
-                );
+                let budget = deadlines.budget(stop, prover_nodes).with_halt(halt);
+                let proof = parallel::prove_within(table, pos, prover_threads, budget, None);
                 if proof.result.is_some() {
                     halt.store(true, Ordering::Relaxed);
                 }
                 proof
             });
             let mut searcher = Searcher::new(geo, table, deadlines.budget(stop, 0));
-            let mut depth = 1;
-            let mut used = 0;
+            let first = first_iteration(&mut searcher, pos);
+            let mut used = searcher.nodes;
+            self.record_iteration(run, &mut outcome, &first, 1, used);
+            outcome.info.seldepth = searcher.seldepth;
+            report(&outcome.info);
+            let mut depth = if is_proven(first.score) && first.exact {
+                i32::MAX
+            } else {
+                2
+            };
             while depth <= exhaustive && !halt.load(Ordering::Relaxed) {
                 let allowed = not_proven_losing(self, pos, safe);
                 let budget = deadlines
@@ -69,7 +72,7 @@ impl Engine {
                 let iteration = searcher.iterate(pos, depth, allowed);
                 used += searcher.nodes - before;
                 let Some(it) = iteration else { break };
-                self.record_iteration(pos, &mut outcome, &it, depth as u32, used, deadlines, stop);
+                self.record_iteration(run, &mut outcome, &it, depth as u32, used);
                 outcome.info.seldepth = outcome.info.seldepth.max(searcher.seldepth);
                 report(&outcome.info);
                 depth += 1;
@@ -93,16 +96,7 @@ impl Engine {
         let nodes = scored_nodes_used + proof.nodes;
         outcome.info.seldepth = outcome.info.seldepth.max(proof.seldepth);
         match proof.result {
-            Some((verdict, best)) => self.finish_proven(
-                pos,
-                verdict,
-                best,
-                stop,
-                deadlines,
-                nodes,
-                outcome.info.seldepth,
-                report,
-            ),
+            Some(proven) => self.finish_proven(run, proven, nodes, outcome.info.seldepth, report),
             None => self.finish(outcome, nodes, deadlines),
         }
     }

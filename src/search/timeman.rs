@@ -15,7 +15,8 @@ pub struct TimePlan {
     pub hard: Option<Duration>,
 }
 
-/// Stopping within a millisecond of the deadline leaves room to send the move.
+/// Stopping at least a millisecond before the move time is up leaves room to send
+/// the move, even with no move overhead.
 const MOVETIME_MARGIN: Duration = Duration::from_millis(1);
 
 /// Plans the time for a search by `side`.
@@ -31,7 +32,9 @@ pub fn plan(time: &TimeControl, side: Side, my_moves_left: u32, overhead: Durati
             hard: None,
         },
         TimeControl::MoveTime(t) => {
-            let hard = t.saturating_sub(MOVETIME_MARGIN).max(t / 2);
+            // The overhead is kept in reserve as under a clock, but an overhead
+            // beyond half the move time still leaves half of it to think.
+            let hard = t.saturating_sub(overhead.max(MOVETIME_MARGIN)).max(t / 2);
             TimePlan {
                 soft: Some(hard),
                 hard: Some(hard),
@@ -81,6 +84,25 @@ mod tests {
         );
         assert_eq!(plan.hard, Some(Duration::from_millis(99)));
         assert_eq!(plan.soft, plan.hard);
+    }
+
+    #[test]
+    fn movetime_keeps_the_move_overhead_in_reserve() {
+        let movetime = |ms, overhead| {
+            plan(
+                &TimeControl::MoveTime(Duration::from_millis(ms)),
+                Side::One,
+                20,
+                Duration::from_millis(overhead),
+            )
+        };
+        let p = movetime(100, 10);
+        assert_eq!(p.hard, Some(Duration::from_millis(90)));
+        assert_eq!(p.soft, p.hard);
+        assert_eq!(movetime(30, 10).hard, Some(Duration::from_millis(20)));
+        // An overhead beyond half the move time leaves half of it.
+        assert_eq!(movetime(100, 80).hard, Some(Duration::from_millis(50)));
+        assert_eq!(movetime(10, 5000).hard, Some(Duration::from_millis(5)));
     }
 
     #[test]
