@@ -25,7 +25,8 @@ run() {
     "$arena" "$@" --rounds "$rounds" --concurrency "$concurrency" --quiet \
         --state "$work/state.jsonl" --json "$work/summary.json" >/dev/null
     end=$(date +%s.%N)
-    games=$(grep -c '"number"' "$work/summary.json")
+    games=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["games"]))' \
+        "$work/summary.json")
     awk -v l="$label" -v g="$games" -v s="$start" -v e="$end" \
         'BEGIN { printf "  %-28s %6d games in %6.2f s: %7.0f games/s\n", l, g, e - s, g / (e - s) }'
 }

@@ -16,7 +16,8 @@ bin=target/release/slimetrail
 median_rate() {
     local rates=()
     for _ in $(seq "$runs"); do
-        rates+=("$("$bin" perft "$depth" "$@" | tail -n 1 | sed -E 's/.*\(([0-9.]+) M leaves\/s\).*/\1/')")
+        rates+=("$("$bin" perft "$depth" "$@" --json |
+            python3 -c 'import json, sys; print("%.1f" % (json.load(sys.stdin)["leaves_per_second"] / 1e6))')")
     done
     printf '%s\n' "${rates[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }

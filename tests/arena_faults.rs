@@ -10,6 +10,12 @@ use arena_support::*;
 
 /// A misbehaving engine: name, mock flags, extra engine words, the expected termination
 /// and words the recorded detail must contain.
+///
+/// Every engine gets [`GENEROUS_TIMEOUT`] to answer, so that on a loaded machine a slow
+/// start-up is not taken for the fault under test; only the engines whose fault is a
+/// missing or late answer (hang, noreadyok, slow) get a short `timeout` of their own.
+const GENEROUS_TIMEOUT: &str = "timeout=10000";
+
 type Case = (
     &'static str,
     &'static [&'static str],
@@ -40,14 +46,14 @@ fn every_fault_loses_with_its_reason_and_the_tournament_completes() {
         (
             "hang",
             &["--hang-at", "1"],
-            &[],
+            &["timeout=200"],
             "hang",
             &["hung: no bestmove within 200 ms"],
         ),
         (
             "noreadyok",
             &["--no-readyok"],
-            &[],
+            &["timeout=200"],
             "hang",
             &["no readyok to isready within 200 ms"],
         ),
@@ -68,7 +74,7 @@ fn every_fault_loses_with_its_reason_and_the_tournament_completes() {
         (
             "slow",
             &["--slow-start", "3000"],
-            &[],
+            &["timeout=200"],
             "startup",
             &["no ugiok within 200 ms"],
         ),
@@ -81,15 +87,13 @@ fn every_fault_loses_with_its_reason_and_the_tournament_completes() {
         ),
     ];
     let mut args = mock_engine(&dir, "good", &[]);
-    // The well-behaved engine gets time to spare even on a loaded machine.
-    args.push("timeout=10000".to_string());
     for (name, flags, extra, _, _) in cases {
         args.extend(mock_engine(&dir, name, flags));
         args.extend(extra.iter().map(|w| w.to_string()));
     }
-    args.extend(words(
-        "--each depth=1 timeout=200 --format gauntlet --rounds 2 --concurrency 2 --quiet",
-    ));
+    args.extend(words(&format!(
+        "--each depth=1 {GENEROUS_TIMEOUT} --format gauntlet --rounds 2 --concurrency 2 --quiet"
+    )));
     for (flag, file) in [
         ("--json", "summary.json"),
         ("--pgn", "games.pgn"),

@@ -76,3 +76,28 @@ fn logging_stays_off_stdout() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("perft 2 from"));
 }
+
+#[test]
+fn perft_json_has_the_counts_of_the_text() {
+    let (ok, out, _) = run(&["perft", "8", "--json"]);
+    assert!(ok);
+    assert_eq!(out.lines().count(), 1, "one JSON line expected: {out}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("perft --json prints JSON");
+    assert_eq!(report["position"], "7/7/7/3s3/7/7/7 1");
+    assert_eq!(report["depth"], 8);
+    assert_eq!(report["leaves"], 795_152);
+    assert_eq!(report["wide"], false);
+    let moves = report["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 8);
+    assert_eq!(moves[0]["move"], "c3");
+    let sum: u64 = moves.iter().map(|m| m["leaves"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 795_152);
+    assert!(report["time_ms"].as_f64().unwrap() >= 0.0);
+    assert!(report["leaves_per_second"].as_u64().unwrap() > 0);
+
+    let (ok, out, _) = run(&["perft", "0", "--json", "--size", "5x5"]);
+    assert!(ok);
+    let report: serde_json::Value = serde_json::from_str(&out).expect("perft --json prints JSON");
+    assert_eq!(report["leaves"], 1);
+    assert_eq!(report["moves"].as_array().map(Vec::len), Some(0));
+}

@@ -1,4 +1,4 @@
-//! The known game values of 7×7 from the facts, proven by `solve`:
+//! The known game values of 7×7, proven by `solve` move by move (the README lists them):
 //! from the centre d4 player 1 wins and every first move wins; from e5 player 1
 //! wins, and of the first moves exactly f4, d6 and f6 lose.
 

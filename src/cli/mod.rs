@@ -2,15 +2,19 @@
 
 mod arena;
 mod arena_stats;
+mod bench;
 mod perft;
 mod play;
-mod search;
+mod solve;
+mod solve_report;
 
 pub use arena::arena_main;
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use serde::Serialize;
 
 use crate::board::{Position, Size};
 
@@ -35,9 +39,9 @@ pub enum EngineSubcommand {
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),
     /// Prove who wins a position, with a winning move and the length of the game.
-    Solve(search::SolveArgs),
+    Solve(solve::SolveArgs),
     /// Search a fixed set of positions to a fixed depth: node count and speed.
-    Bench(search::BenchArgs),
+    Bench(bench::BenchArgs),
 }
 
 /// Where a command starts: a board size and start square, or a position string.
@@ -79,18 +83,19 @@ pub fn engine_main() -> ExitCode {
     ) {
         quiet_broken_pipe();
     }
+    let done = |result: Result<(), String>| result.map(|()| ExitCode::SUCCESS);
     let result = match cli.command {
-        Some(EngineSubcommand::Perft(args)) => perft::run(&args),
-        Some(EngineSubcommand::Play(args)) => play::run(&args),
-        Some(EngineSubcommand::Solve(args)) => search::solve(&args),
-        Some(EngineSubcommand::Bench(args)) => search::bench(&args),
+        Some(EngineSubcommand::Perft(args)) => done(perft::run(&args)),
+        Some(EngineSubcommand::Play(args)) => done(play::run(&args)),
+        Some(EngineSubcommand::Solve(args)) => solve::run(&args),
+        Some(EngineSubcommand::Bench(args)) => done(bench::run(&args)),
         None => {
             crate::server::serve(std::io::stdin(), std::io::stdout());
-            Ok(())
+            Ok(ExitCode::SUCCESS)
         }
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::FAILURE
@@ -108,6 +113,24 @@ fn quiet_broken_pipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+}
+
+/// Prints `value` as one line of JSON: the `--json` output of the report commands.
+fn print_json<T: Serialize>(value: &T) -> Result<(), String> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| format!("cannot write the report as JSON: {e}"))?;
+    println!("{text}");
+    Ok(())
+}
+
+/// A duration in milliseconds, to the microsecond, as the JSON reports give times.
+fn milliseconds(time: Duration) -> f64 {
+    time.as_micros() as f64 / 1000.0
+}
+
+/// Nodes (or leaves) per second, as a whole number.
+fn per_second(count: u64, time: Duration) -> u64 {
+    (count as f64 / time.as_secs_f64().max(1e-9)) as u64
 }
 
 /// Diagnostics go to stderr, filtered by RUST_LOG (default: warnings).

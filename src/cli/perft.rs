@@ -3,8 +3,9 @@
 use std::time::Instant;
 
 use clap::Args;
+use serde::Serialize;
 
-use super::PositionArgs;
+use super::{PositionArgs, milliseconds, per_second, print_json};
 use crate::board::{divide, perft, perft_in};
 
 /// Arguments of `slimetrail perft`.
@@ -19,6 +20,39 @@ pub struct PerftArgs {
     /// wide representation would cost small boards).
     #[arg(long, hide = true)]
     pub wide: bool,
+    /// Print one JSON object instead of the text report. Its fields:
+    ///   position          the position counted from, as a position string
+    ///   depth             plies counted
+    ///   moves             per first move: {"move": square, "leaves": count},
+    ///                     sorted by square name (empty at depth 0)
+    ///   leaves            move sequences of exactly `depth` plies in total
+    ///   time_ms           time of the count in milliseconds
+    ///   leaves_per_second leaves / time
+    ///   wide              whether 128-bit boards were forced
+    #[arg(long, verbatim_doc_comment)]
+    pub json: bool,
+}
+
+/// The count of one first move.
+#[derive(Serialize, Debug)]
+struct MoveCount {
+    /// The first move.
+    #[serde(rename = "move")]
+    square: String,
+    /// Sequences starting with it.
+    leaves: u64,
+}
+
+/// Everything `perft` reports, in the form `--json` prints.
+#[derive(Serialize, Debug)]
+struct PerftReport {
+    position: String,
+    depth: u32,
+    moves: Vec<MoveCount>,
+    leaves: u64,
+    time_ms: f64,
+    leaves_per_second: u64,
+    wide: bool,
 }
 
 /// Prints per-move counts, the total, the time and the speed.
@@ -26,7 +60,7 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     let position = args.from.position()?;
     log::info!("perft {} from {position}", args.depth);
     let started = Instant::now();
-    let mut per_move = if args.wide {
+    let per_move = if args.wide {
         position
             .moves()
             .iter()
@@ -40,21 +74,41 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     } else {
         divide(&position, args.depth)
     };
-    let total: u64 = if args.depth == 0 {
+    let leaves: u64 = if args.depth == 0 {
         perft(&position, 0)
     } else {
         per_move.iter().map(|&(_, n)| n).sum()
     };
-    let seconds = started.elapsed().as_secs_f64();
-    per_move.sort_by_key(|&(square, _)| position.name(square));
-    for (square, count) in per_move {
-        println!("{}: {count}", position.name(square));
+    let elapsed = started.elapsed();
+    let mut moves: Vec<MoveCount> = per_move
+        .into_iter()
+        .map(|(square, leaves)| MoveCount {
+            square: position.name(square),
+            leaves,
+        })
+        .collect();
+    moves.sort_by(|a, b| a.square.cmp(&b.square));
+    let report = PerftReport {
+        position: position.to_string(),
+        depth: args.depth,
+        moves,
+        leaves,
+        time_ms: milliseconds(elapsed),
+        leaves_per_second: per_second(leaves, elapsed),
+        wide: args.wide,
+    };
+    if args.json {
+        return print_json(&report);
     }
-    let rate = total as f64 / seconds.max(1e-9);
+    for count in &report.moves {
+        println!("{}: {}", count.square, count.leaves);
+    }
     println!(
-        "total {total} leaves at depth {} in {seconds:.3} s ({:.1} M leaves/s)",
-        args.depth,
-        rate / 1e6
+        "total {} leaves at depth {} in {:.3} s ({:.1} M leaves/s)",
+        report.leaves,
+        report.depth,
+        elapsed.as_secs_f64(),
+        report.leaves_per_second as f64 / 1e6
     );
     Ok(())
 }

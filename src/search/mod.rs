@@ -27,3 +27,4 @@ pub use engine::{
 };
 pub use limits::{Limits, TimeControl};
 pub use report::{Bound, Score, SearchInfo, SearchOutcome, SolveOutcome, Verdict};
+pub use solve::PartialProof;

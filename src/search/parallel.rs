@@ -6,7 +6,6 @@
 //! to finish halts the rest.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use crate::board::{Position, Square, Word};
 
@@ -24,30 +23,6 @@ pub struct ParallelProof {
     pub seldepth: u32,
     /// The main thread's counters.
     pub main: ProverStats,
-}
-
-/// Proves `position` on `threads` threads (at least one) within the budget given
-/// by `stop`, `deadline` and `nodes` (shared out among the threads). `halt`, if
-/// given, ends every thread early like `stop`. Only the main thread calls `progress`.
-///
-/// The same as [`prove_within`] with the budget's parts passed one by one.
-#[allow(clippy::too_many_arguments)]
-pub fn prove<W: Word>(
-    table: &Table,
-    position: &Position<W>,
-    threads: usize,
-    stop: &AtomicBool,
-    halt: Option<&AtomicBool>,
-    deadline: Option<Instant>,
-    nodes: u64,
-    progress: Option<&mut dyn FnMut(&ProverStats)>,
-) -> ParallelProof {
-    let budget = Budget::new(stop, deadline, nodes);
-    let budget = match halt {
-        Some(h) => budget.with_halt(h),
-        None => budget,
-    };
-    prove_within(table, position, threads, budget, progress)
 }
 
 /// Proves `position` on `threads` threads (at least one) within `budget`, whose

@@ -12,7 +12,7 @@ use super::limits::Limits;
 use super::parallel;
 use super::prover::{Budget, Prover, ProverStats};
 use super::reduced::{MATE, Proof, forced_loss, reachable_region};
-use super::report::{Bound, Score, SearchInfo, SolveOutcome, Verdict};
+use super::report::{Bound, Score, SearchInfo, SearchOutcome, SolveOutcome, Verdict};
 use super::tt::Key;
 
 /// Node budget of one step of a principal variation: the table usually answers at once.
@@ -26,6 +26,30 @@ const LINE_NODES: u64 = 2_000_000;
 const DISTANCE_NODES: u64 = 5_000_000;
 /// Nodes the search for the exact length may take beyond its share of the proof's.
 const DISTANCE_NODES_EXTRA: u64 = 50_000;
+/// Nodes the proof of one move may take when an unfinished proof is summed up: the
+/// table usually holds the answer, or it is near.
+const MOVE_PROOF_NODES: u64 = 20_000;
+
+/// What is known about the moves of a position whose proof did not finish:
+/// [`Engine::partial_proof`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartialProof {
+    /// Moves proven to lose, each with the plies within which the opponent then wins
+    /// (counted from the position, the move included), shortest first.
+    pub losing: Vec<(Square, u32)>,
+    /// Moves proven to win, each with the plies within which they win, shortest first.
+    pub winning: Vec<(Square, u32)>,
+    /// Moves whose value is not known, in square order.
+    pub undecided: Vec<Square>,
+    /// The most promising move: a winning move if there is one, otherwise the scored
+    /// search's choice among the moves not proven to lose, otherwise the move that
+    /// loses slowest; `None` only when there is no move.
+    pub best_move: Option<Square>,
+    /// The scored search behind the choice, when one was run (no move was proven to win).
+    pub guess: Option<SearchOutcome>,
+    /// Nodes of the move proofs and of the scored search.
+    pub nodes: u64,
+}
 
 impl Engine {
     pub(super) fn solve_in<W: Word>(
@@ -48,14 +72,12 @@ impl Engine {
                 ..SearchInfo::default()
             });
         };
-        let proof = parallel::prove(
+        let budget = Budget::new(stop, deadlines.hard, deadlines.nodes);
+        let proof = parallel::prove_within(
             table,
             pos,
             self.options.threads,
-            stop,
-            None,
-            deadlines.hard,
-            deadlines.nodes,
+            budget,
             Some(&mut progress),
         );
         let (result, nodes, seldepth) = (proof.result, proof.nodes, proof.seldepth);
@@ -121,6 +143,99 @@ impl Engine {
             proof_nodes: nodes,
             proof_time,
         }
+    }
+
+    /// Size in MiB of the table as the last `solve` (or search) used it: the `Hash`
+    /// setting, or less on small boards.
+    pub fn table_megabytes(&self) -> usize {
+        self.table.megabytes()
+    }
+
+    /// After a proof of `position` that did not finish, what the table and short
+    /// proofs of each move tell, and a best guess from a scored search within
+    /// `guess` (with `stop`, which the proofs of the moves ignore: they are short).
+    pub fn partial_proof(
+        &mut self,
+        position: &Position,
+        guess: &Limits,
+        stop: &AtomicBool,
+    ) -> PartialProof {
+        let mut partial = match position.convert::<u64>() {
+            Some(narrow) => self.move_proofs(&narrow),
+            None => self.move_proofs(position),
+        };
+        if let Some(&(best, _)) = partial.winning.first() {
+            partial.best_move = Some(best);
+            return partial;
+        }
+        if !partial.undecided.is_empty() {
+            let outcome = self.search(position, guess, stop, &mut |_| {});
+            partial.nodes += outcome.info.nodes;
+            let proven_losing = |square| partial.losing.iter().any(|&(s, _)| s == square);
+            partial.best_move = outcome
+                .best_move
+                .filter(|&square| !proven_losing(square))
+                .or(partial.undecided.first().copied());
+            partial.guess = Some(outcome);
+        } else {
+            partial.best_move = partial.losing.last().map(|&(square, _)| square);
+        }
+        partial
+    }
+
+    /// The value of every move of `pos` that the table holds or a short proof finds.
+    fn move_proofs<W: Word>(&self, pos: &Position<W>) -> PartialProof {
+        let geo = pos.geometry();
+        let side = pos.side_to_move();
+        let no_stop = AtomicBool::new(false);
+        let region = reachable_region(geo, pos.open(), pos.snail());
+        let symmetric = geo.is_square()
+            && geo.mirror_square(pos.snail()) == pos.snail()
+            && geo.mirror(region) == region;
+        let mut values: Vec<(Square, Option<Proof>)> = Vec::new();
+        let mut nodes = 0;
+        for to in pos.moves() {
+            let child = pos.after(to);
+            // A move into a goal corner ends the game: the corner's owner wins.
+            let value = if let Some(winner) = child.outcome().winner() {
+                Some(if winner == side {
+                    Proof::Loss(0)
+                } else {
+                    Proof::Win(0)
+                })
+            } else {
+                let budget = Budget::new(&no_stop, None, MOVE_PROOF_NODES);
+                let mut prover = Prover::new(geo, &self.table, budget);
+                let proof = prover.prove(&child).map(|(proof, _)| proof);
+                nodes += prover.stats.nodes;
+                proof
+            };
+            values.push((to, value));
+        }
+        // The proof search leaves out moves that mirror others: they share a value.
+        if symmetric {
+            for i in 0..values.len() {
+                if values[i].1.is_none() {
+                    let mirror = geo.mirror_square(values[i].0);
+                    values[i].1 = values.iter().find(|v| v.0 == mirror).and_then(|v| v.1);
+                }
+            }
+        }
+        let mut partial = PartialProof {
+            nodes,
+            ..PartialProof::default()
+        };
+        for (to, value) in values {
+            // The proof is the opponent's, after the move.
+            match value {
+                Some(Proof::Win(n)) => partial.losing.push((to, u32::from(n) + 1)),
+                Some(Proof::Loss(n)) => partial.winning.push((to, u32::from(n) + 1)),
+                None => partial.undecided.push(to),
+            }
+        }
+        partial.losing.sort_by_key(|&(_, plies)| plies);
+        partial.winning.sort_by_key(|&(_, plies)| plies);
+        partial
     }
 
     /// The exact length of the game under best play, with a principal variation,

@@ -1,0 +1,192 @@
+//! `slimetrail solve`: proves who wins, and says what is known when it cannot.
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use super::solve_report::{SolveReport, Status};
+use super::{PositionArgs, print_json};
+use crate::search::{Engine, EngineOptions, HASH_MB, Limits, SearchInfo, THREADS, TimeControl};
+
+/// Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+pub const INTERRUPTED_EXIT_CODE: u8 = 130;
+
+/// Set by the Ctrl-C handler; the proof polls it like any stop request.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Most time the best guess of an unfinished proof may take.
+const GUESS_TIME_MAX: Duration = Duration::from_millis(500);
+/// Least time the best guess of an unfinished proof is given.
+const GUESS_TIME_MIN: Duration = Duration::from_millis(20);
+/// Time of the best guess after Ctrl-C: whoever pressed it is waiting.
+const GUESS_TIME_INTERRUPTED: Duration = Duration::from_millis(200);
+
+/// Arguments of `slimetrail solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The position to prove.
+    #[command(flatten)]
+    pub from: PositionArgs,
+    /// Transposition-table size in MiB; an upper bound: boards of up to 49 squares
+    /// use at most 4, which holds every proof there.
+    #[arg(long, value_name = "MB", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(HASH_MB.min as u64..=HASH_MB.max as u64))]
+    pub hash: u64,
+    /// Give up after this many seconds, and report what is known.
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Give up after this many proof nodes, and report what is known.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Proof-search threads sharing the table.
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(THREADS.min as u64..=THREADS.max as u64))]
+    pub threads: u64,
+    /// Print one JSON object instead of the text report (no progress lines). Its fields:
+    ///   position       the position proven, as a position string
+    ///   side_to_move   1 or 2
+    ///   status         "proven"; or why the proof did not finish: "time_limit",
+    ///                  "node_limit", "interrupted" (Ctrl-C; the exit status is 130)
+    ///   verdict        "win" or "loss" for the side to move; null if not proven
+    ///   winner         1 or 2; null if not proven
+    ///   best_move      a square: the winning move, the longest resistance of a
+    ///                  loss, or without a proof the best guess; null if none
+    ///   best_move_basis  "winning", "longest_resistance", "proven_winning" (a move
+    ///                  proven to win after the limit), "slowest_loss" (every move
+    ///                  is proven to lose) or "guess"; null if no move
+    ///   length         plies of the game under best play; null if not computed
+    ///   length_exact   true if `length` is exact, false if an upper bound
+    ///   line           squares of a line to the end of the game under best play
+    ///                  (may stop early); empty without a proof
+    ///   seldepth       deepest ply the proof search reached
+    ///   hashfull       table fill in parts per thousand
+    ///   table_mb       table size in MiB (the hash, or less on small boards)
+    ///   proof          the proof search: {"nodes", "time_ms", "nps"}
+    ///   total          everything, with the line, the length or the summary of an
+    ///                  unfinished proof: {"nodes", "time_ms", "nps"}
+    ///   unfinished     null when the proof finished; otherwise what is known:
+    ///                  {"losing": [{"move", "within_plies"}], "winning": [same],
+    ///                   "undecided": [squares], "guess": null or
+    ///                   {"move", "depth", "score"} (score as "cp N" or "mate N")}
+    #[arg(long, verbatim_doc_comment)]
+    pub json: bool,
+}
+
+/// Proves a position and prints the verdict, a winning move, the game's length and
+/// the speed; or, when a limit or Ctrl-C ends the proof first, what is known.
+pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
+    let position = args.from.position()?;
+    if let Some(winner) = position.outcome().winner() {
+        return Err(format!(
+            "the game is already over: {winner} has won; expected a position with a move to play"
+        ));
+    }
+    let mut limits = Limits::default();
+    if let Some(seconds) = args.time {
+        if !(seconds > 0.0 && seconds.is_finite()) {
+            return Err(format!(
+                "--time: expected a positive number of seconds, found {seconds}"
+            ));
+        }
+        limits.time = TimeControl::MoveTime(Duration::from_secs_f64(seconds));
+    }
+    limits.nodes = args.nodes;
+    install_interrupt_handler();
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: args.hash as usize,
+        threads: args.threads as usize,
+        ..EngineOptions::default()
+    });
+    if !args.json {
+        println!(
+            "solving {position}, {} to move (Ctrl-C stops and reports what is known)",
+            position.side_to_move()
+        );
+    }
+    let started = Instant::now();
+    let json = args.json;
+    let mut progress = |info: &SearchInfo| {
+        if info.score.is_none() && !json {
+            println!(
+                "... {:.1} M nodes in {:.1} s ({:.2} M nodes/s), table {:.1}% full",
+                info.nodes as f64 / 1e6,
+                info.time.as_secs_f64(),
+                info.nps() as f64 / 1e6,
+                f64::from(info.hashfull) / 10.0
+            );
+        }
+    };
+    let outcome = engine.solve(&position, &limits, &INTERRUPTED, &mut progress);
+    let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+    let status = if interrupted {
+        Status::Interrupted
+    } else if outcome.verdict.is_some() {
+        Status::Proven
+    } else if args.nodes.is_some_and(|n| {
+        // Each thread stops at its share of the nodes.
+        args.time.is_none() || outcome.proof_nodes + args.threads >= n
+    }) {
+        Status::NodeLimit
+    } else {
+        Status::TimeLimit
+    };
+    let partial = outcome.verdict.is_none().then(|| {
+        let guess = guess_limits(status, args);
+        // After Ctrl-C the guess runs on its own flag: a second Ctrl-C exits at once.
+        let fresh = AtomicBool::new(false);
+        let stop = if interrupted { &fresh } else { &INTERRUPTED };
+        engine.partial_proof(&position, &guess, stop)
+    });
+    let report = SolveReport::new(
+        &position,
+        status,
+        &outcome,
+        partial.as_ref(),
+        engine.table_megabytes(),
+        started.elapsed(),
+    );
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print!("{}", report.text());
+    }
+    Ok(if status == Status::Interrupted {
+        ExitCode::from(INTERRUPTED_EXIT_CODE)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The limits of the scored search that picks a best guess when the proof did not
+/// finish: a tenth of the proof's budget, within bounds.
+fn guess_limits(status: Status, args: &SolveArgs) -> Limits {
+    match (status, args.nodes) {
+        (Status::NodeLimit, Some(nodes)) => Limits::nodes((nodes / 10).max(1_000)),
+        (Status::Interrupted, _) => Limits::movetime(GUESS_TIME_INTERRUPTED),
+        _ => {
+            let tenth = Duration::from_secs_f64(args.time.unwrap_or(1.0) / 10.0);
+            Limits::movetime(tenth.clamp(GUESS_TIME_MIN, GUESS_TIME_MAX))
+        }
+    }
+}
+
+/// Ctrl-C (and SIGTERM) stop the proof through [`INTERRUPTED`], so that the report
+/// of what is known is still printed; a second one exits at once. The handler runs
+/// on its own thread (the `ctrlc` crate), so it may do more than a signal handler.
+fn install_interrupt_handler() {
+    let result = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(i32::from(INTERRUPTED_EXIT_CODE));
+        }
+        eprintln!(
+            "slimetrail: interrupted; reporting what is known (Ctrl-C again to quit at once)"
+        );
+    });
+    if let Err(e) = result {
+        log::warn!(
+            "cannot install the Ctrl-C handler: {e}; Ctrl-C will end solve without a report"
+        );
+    }
+}
