@@ -34,13 +34,6 @@ pub struct ParseError {
     message: String,
 }
 
-impl ParseError {
-    /// The explanation, such as `go: expected a number after 'depth', found 'abc'`.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

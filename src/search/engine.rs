@@ -136,11 +136,6 @@ impl Engine {
         }
     }
 
-    /// The current options.
-    pub fn options(&self) -> EngineOptions {
-        self.options
-    }
-
     /// Changes the options; a new hash size reallocates (and empties) the table.
     pub fn set_options(&mut self, options: EngineOptions) {
         if options.hash_mb != self.options.hash_mb {

@@ -14,13 +14,6 @@ pub enum Score {
     Cp(i32),
 }
 
-impl Score {
-    /// Whether the score is a proven result.
-    pub fn is_mate(self) -> bool {
-        matches!(self, Score::Mate(_))
-    }
-}
-
 impl fmt::Display for Score {
     /// Protocol form: `mate N` or `cp N`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
