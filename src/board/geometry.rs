@@ -5,13 +5,13 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use super::bitboard::{Bitboard, Word};
-use super::coords::{Side, Size, Square};
+use super::coords::{MAX_SQUARES, Side, Size, Square};
 
 /// Everything about a board size that never changes during a game, precomputed.
 pub struct Geometry<W: Word> {
     size: Size,
     all: Bitboard<W>,
-    neighbours: [Bitboard<W>; 128],
+    neighbours: [Bitboard<W>; MAX_SQUARES],
     not_first_file: Bitboard<W>,
     not_last_file: Bitboard<W>,
     /// Per player: the squares that player must never enter, because the opponent
@@ -19,7 +19,7 @@ pub struct Geometry<W: Word> {
     deadly: [Bitboard<W>; 2],
     goals: Bitboard<W>,
     /// Per square, the square mirrored in the a1 diagonal (square boards only).
-    mirror: [u8; 128],
+    mirror: [u8; MAX_SQUARES],
 }
 
 /// Ring patterns: bit i set for the i-th neighbour in the order SW, S, SE, W, E, NW, N, NE.
@@ -97,7 +97,7 @@ impl<W: Word> Geometry<W> {
         let mut all = Bitboard::EMPTY;
         let mut not_first_file = Bitboard::EMPTY;
         let mut not_last_file = Bitboard::EMPTY;
-        let mut neighbours = [Bitboard::EMPTY; 128];
+        let mut neighbours = [Bitboard::EMPTY; MAX_SQUARES];
         for rank in 0..size.height() {
             for file in 0..size.width() {
                 let square = size.square(file, rank).expect("square on board");
@@ -127,7 +127,7 @@ impl<W: Word> Geometry<W> {
         }
         let zone = |goal: Square| neighbours[goal.index() as usize] | Bitboard::from_square(goal);
         let deadly = [zone(size.goal(Side::Two)), zone(size.goal(Side::One))];
-        let mut mirror = [0u8; 128];
+        let mut mirror = [0u8; MAX_SQUARES];
         for square in all {
             let (file, rank) = (size.file(square), size.rank(square));
             mirror[square.index() as usize] = size
