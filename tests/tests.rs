@@ -10,6 +10,7 @@ mod common;
 mod oracle;
 
 mod arena_cli;
+mod arena_engines;
 mod arena_faults;
 mod arena_resume;
 mod arena_stats;
