@@ -35,7 +35,8 @@ fn odd_losses(games: &[serde_json::Value]) -> Vec<(String, String)> {
         .iter()
         .filter(|g| {
             let winner = g["winner"].as_u64().unwrap() as usize - 1;
-            g["players"][winner] == "good" && !["goal-reached", "no-legal-move"].contains(&g["termination"].as_str().unwrap())
+            g["players"][winner] == "good"
+                && !["goal-reached", "no-legal-move"].contains(&g["termination"].as_str().unwrap())
         })
         .map(|g| {
             (
@@ -64,9 +65,15 @@ fn a_flooding_engine_loses_within_its_timeout() {
 fn a_flooding_handshake_stops_the_arena_before_the_first_game() {
     let dir = TempDir::new("arena-flood-ugi");
     let (output, games) = against_mock(&dir, &["--flood", "ugi"], "timeout=300", 1);
-    assert!(!output.status.success(), "a failed start-up must fail the run");
+    assert!(
+        !output.status.success(),
+        "a failed start-up must fail the run"
+    );
     let err = text(&output.stderr);
-    assert!(err.contains("odd") && err.contains("no ugiok within 300 ms"), "{err}");
+    assert!(
+        err.contains("odd") && err.contains("no ugiok within 300 ms"),
+        "{err}"
+    );
     assert!(games.is_empty());
     assert_all_gone(&all_pids(&dir));
 }
@@ -98,12 +105,7 @@ fn a_line_too_long_loses_as_line_too_long() {
 fn children_left_by_an_exited_engine_are_killed() {
     let dir = TempDir::new("arena-grandchild");
     let orphans = dir.file("orphans.list");
-    let (output, games) = against_mock(
-        &dir,
-        &["--grandchild", &orphans, "--crash-at", "1"],
-        "",
-        2,
-    );
+    let (output, games) = against_mock(&dir, &["--grandchild", &orphans, "--crash-at", "1"], "", 2);
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(games.len(), 4);
     let orphans: Vec<i32> = std::fs::read_to_string(dir.path("orphans.list"))
@@ -111,9 +113,13 @@ fn children_left_by_an_exited_engine_are_killed() {
         .lines()
         .map(|l| l.trim().parse().unwrap())
         .collect();
-    assert_eq!(orphans.len(), 4, "one child per start of the crashing engine");
+    // One child per start of the crashing engine: the start-up check and each game.
+    assert_eq!(orphans.len(), 5, "{orphans:?}");
     let survivors = kill_survivors(&orphans);
-    assert!(survivors.is_empty(), "children outlived their engine: {survivors:?}");
+    assert!(
+        survivors.is_empty(),
+        "children outlived their engine: {survivors:?}"
+    );
 }
 
 #[test]

@@ -50,8 +50,8 @@ pub struct MockBehaviour {
     pub extras: bool,
     /// Print a line longer than the arena accepts instead of this move's `bestmove`.
     pub long_line_at: Option<u32>,
-    /// At start, leave behind a child that ignores SIGTERM, has its stdio on /dev/null,
-    /// and appends its process id to this file.
+    /// At start, leave behind a child that ignores SIGTERM and has its stdio on
+    /// /dev/null; its process id is appended to this file.
     pub grandchild: Option<PathBuf>,
     /// Be that child: ignore SIGTERM and sleep.
     pub linger: bool,
@@ -87,13 +87,20 @@ fn leave_grandchild(pid_file: &PathBuf) {
         return;
     };
     let started = std::process::Command::new(exe)
-        .args(["mock-engine", "--linger", "--pid-file"])
-        .arg(pid_file)
+        .args(["mock-engine", "--linger"])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
-    if let Err(e) = started {
+    // Written here, so that the id is on file before anything can kill the child.
+    let written = started.and_then(|child| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(pid_file)
+            .and_then(|mut f| f.write_all(format!("{}\n", child.id()).as_bytes()))
+    });
+    if let Err(e) = written {
         eprintln!("mock: cannot start the grandchild: {e}");
     }
     // Not waited for: it is meant to outlive this process.
@@ -161,7 +168,11 @@ pub fn run_mock(behaviour: &MockBehaviour) -> i32 {
             Step::Raw(text) => {
                 // One write call, so that lines written together arrive together.
                 let text = format!("{text}\n");
-                if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_err() {
+                if out
+                    .write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .is_err()
+                {
                     return 0;
                 }
             }
@@ -221,7 +232,11 @@ impl Mock<'_> {
             Message::IsReady if b.early_bestmove => {
                 // Both lines in one write, so that they arrive together.
                 let own = self.position.size().name(self.position.snail());
-                Step::Raw(format!("{}\n{}", Message::ReadyOk, Message::BestMove(Some(own))))
+                Step::Raw(format!(
+                    "{}\n{}",
+                    Message::ReadyOk,
+                    Message::BestMove(Some(own))
+                ))
             }
             Message::IsReady => Step::Reply(vec![Message::ReadyOk]),
             Message::NewGame(setup) | Message::UgiNewGame(setup) => {

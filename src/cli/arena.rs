@@ -109,6 +109,9 @@ pub struct RunArgs {
     /// Continue the interrupted tournament saved in the state file (same arguments otherwise).
     #[arg(long)]
     pub resume: bool,
+    /// Start over even if the state file holds finished games of an earlier run.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
     /// Play only the K-th of N deterministic shares of the schedule (pairs stay whole).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -210,7 +213,16 @@ pub fn arena_main() -> ExitCode {
             super::arena_stats::run(&args).map(|report| print!("{report}"))
         }
         Some(ArenaCommand::Merge(args)) => run_merge(&args).map_err(|e| e.to_string()),
-        None => run_tournament(&cli.run).map_err(|e| e.to_string()),
+        None => match run_tournament(&cli.run) {
+            Err(e @ ArenaError::Interrupted { .. }) => {
+                if let ArenaError::Interrupted { table, .. } = &e {
+                    print!("{table}");
+                }
+                eprintln!("slimetrail-arena: {e}");
+                return ExitCode::from(signals::INTERRUPTED_EXIT_CODE as u8);
+            }
+            other => other.map_err(|e| e.to_string()),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -376,6 +388,7 @@ fn run_tournament(args: &RunArgs) -> Result<(), ArenaError> {
         log: args.log.clone(),
         state,
         resume: args.resume,
+        force: args.force,
         progress: !args.quiet,
     };
     signals::install();
