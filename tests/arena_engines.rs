@@ -113,9 +113,9 @@ fn children_left_by_an_exited_engine_are_killed() {
         .lines()
         .map(|l| l.trim().parse().unwrap())
         .collect();
+    let survivors = kill_survivors(&orphans);
     // One child per start of the crashing engine: the start-up check and each game.
     assert_eq!(orphans.len(), 5, "{orphans:?}");
-    let survivors = kill_survivors(&orphans);
     assert!(
         survivors.is_empty(),
         "children outlived their engine: {survivors:?}"

@@ -44,6 +44,9 @@ struct SavedGame {
     pgn: Option<String>,
 }
 
+/// What receives each saved game with its PGN record (if saved) on resume.
+pub type RecordSink<'a> = dyn FnMut(&GameReport, Option<&str>) -> Result<(), String> + 'a;
+
 /// An open, locked state file, appended to as games finish.
 pub struct StateFile {
     file: File,
@@ -88,7 +91,7 @@ impl StateFile {
     pub fn resume(
         path: &Path,
         settings: &Settings,
-        record: &mut dyn FnMut(&GameReport, Option<&str>) -> Result<(), String>,
+        record: &mut RecordSink<'_>,
     ) -> Result<(StateFile, Vec<GameReport>), String> {
         if !path.exists() {
             return Err(format!(
