@@ -238,3 +238,43 @@ fn ctrl_c_prints_the_standings_writes_the_json_and_says_how_to_resume() {
     assert_eq!(sorted(json), sorted(saved.clone()));
     assert_eq!(pgn_numbers(&dir.path("g.pgn")), saved);
 }
+
+#[test]
+fn a_full_disk_leaves_only_whole_records_and_resume_completes_them() {
+    use std::os::unix::process::CommandExt;
+    let dir = TempDir::new("arena-records-full-disk");
+    let args = randoms("--rounds 20 --state st.jsonl --pgn g.pgn --json s.json");
+    let mut limited = arena(&dir);
+    limited.args(&args);
+    // SAFETY: only async-signal-safe calls between fork and exec: a file size limit of
+    // 40 kB (a full disk for the arena's files) with SIGXFSZ ignored, so that writes
+    // past it fail with EFBIG, part-way through a record.
+    unsafe {
+        limited.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 40_000,
+                rlim_max: 40_000,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let full = limited.output().unwrap();
+    assert!(!full.status.success(), "the run should fail on the full disk");
+    let err = text(&full.stderr);
+    assert!(err.contains("cannot write it"), "{err}");
+    let state = std::fs::read_to_string(dir.path("st.jsonl")).unwrap();
+    assert!(state.ends_with('\n'), "a torn state line was left");
+    let saved = state_numbers(&dir, "st.jsonl");
+    assert!(!saved.is_empty() && saved.len() < 120, "{} games saved", saved.len());
+    assert_eq!(pgn_numbers(&dir.path("g.pgn")), saved);
+
+    let mut resume = args.clone();
+    resume.push("--resume".to_string());
+    let resumed = run(&dir, &resume);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let in_pgn = pgn_numbers(&dir.path("g.pgn"));
+    assert_eq!(in_pgn, state_numbers(&dir, "st.jsonl"));
+    assert_eq!(sorted(in_pgn), (0..120).collect::<Vec<_>>());
+}
