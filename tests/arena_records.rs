@@ -261,13 +261,20 @@ fn a_full_disk_leaves_only_whole_records_and_resume_completes_them() {
         });
     }
     let full = limited.output().unwrap();
-    assert!(!full.status.success(), "the run should fail on the full disk");
+    assert!(
+        !full.status.success(),
+        "the run should fail on the full disk"
+    );
     let err = text(&full.stderr);
     assert!(err.contains("cannot write it"), "{err}");
     let state = std::fs::read_to_string(dir.path("st.jsonl")).unwrap();
     assert!(state.ends_with('\n'), "a torn state line was left");
     let saved = state_numbers(&dir, "st.jsonl");
-    assert!(!saved.is_empty() && saved.len() < 120, "{} games saved", saved.len());
+    assert!(
+        !saved.is_empty() && saved.len() < 120,
+        "{} games saved",
+        saved.len()
+    );
     assert_eq!(pgn_numbers(&dir.path("g.pgn")), saved);
 
     let mut resume = args.clone();

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use super::config::{EngineSpec, Launcher, SearchLimits};
 use super::engine_options::check_options;
 use super::process::{EngineLog, EngineProcess, Launch, MAX_LINE, Read};
+use super::signals;
 use crate::board::{Position, Square, SquareName};
 use crate::protocol::Score;
 use crate::protocol::{GameSetup, GoArgs, Message, OptionDecl, PositionBase, PositionSetup};
@@ -279,6 +280,7 @@ impl Player for ProcessPlayer {
     }
 
     fn prepare(&mut self, _game: usize, _start: &Position) -> Result<(), Fault> {
+        not_interrupted()?;
         let timeout = self.timeout;
         let process = self.running()?;
         send(process, &[Message::UgiNewGame(GameSetup::default())])?;
@@ -286,6 +288,7 @@ impl Player for ProcessPlayer {
     }
 
     fn think(&mut self, turn: &Turn) -> Result<Reply, Fault> {
+        not_interrupted()?;
         let size = turn.start.size();
         let setup = PositionSetup {
             base: PositionBase::Fen(*turn.start),
@@ -388,6 +391,18 @@ impl Drop for ProcessPlayer {
             process.quit(QUIT_GRACE);
         }
     }
+}
+
+/// After Ctrl-C no engine is started or asked for a move: the game in play ends (and
+/// is not recorded).
+fn not_interrupted() -> Result<(), Fault> {
+    if signals::interrupted() {
+        return Err(Fault::new(
+            FaultKind::Crash,
+            "stopped: the arena was interrupted",
+        ));
+    }
+    Ok(())
 }
 
 /// Sends messages; a closed pipe means the engine is gone.

@@ -488,6 +488,33 @@ mod tests {
     }
 
     #[test]
+    fn a_flood_of_output_cannot_hold_a_deadline_open() {
+        let mut p = shell("yes 'info depth 1 score cp 10 nodes 1 pv a1'");
+        let deadline = Instant::now() + Duration::from_millis(100);
+        let mut lines = 0u64;
+        loop {
+            match p.read_line(deadline) {
+                Read::Line(..) => lines += 1,
+                other => {
+                    assert_eq!(other, Read::Timeout);
+                    break;
+                }
+            }
+            // Far more lines than the queue holds pass before the deadline would be missed.
+            assert!(lines < 100_000_000, "the flood held the deadline open");
+        }
+        assert!(Instant::now() >= deadline);
+    }
+
+    #[test]
+    fn a_line_too_long_is_reported_once_and_skipped_to_its_end() {
+        let mut p = shell("head -c 70000 /dev/zero | tr '\\0' x; echo; echo next");
+        assert!(matches!(p.read_line(soon()), Read::TooLong(start, _) if start.starts_with("xxx")));
+        assert!(matches!(p.read_line(soon()), Read::Line(l, _) if l == "next"));
+        assert_eq!(p.read_line(soon()), Read::Closed);
+    }
+
+    #[test]
     fn invalid_utf8_and_carriage_returns_arrive_as_lines() {
         let mut p = shell("printf 'a\\r\\n\\377\\376\\n'");
         assert!(matches!(p.read_line(soon()), Read::Line(l, _) if l == "a"));

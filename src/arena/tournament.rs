@@ -68,8 +68,8 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     let book = settings.book()?;
     let sprt = settings.sprt()?;
     let games = settings.schedule();
-    // Before anything is changed or any game played: every output can be written, and
-    // every engine starts, finishes its handshake and accepts its options.
+    // Before any game is played: every output can be written, and every engine starts,
+    // finishes its handshake and accepts its options.
     for (flag, path) in [
         ("--pgn", &options.pgn),
         ("--json", &options.json),
@@ -80,10 +80,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
             check_writable(flag, path)?;
         }
     }
-    let log = EngineLog::open(options.log.as_deref(), options.resume)?;
-    for spec in &settings.engines {
-        check_engine(spec, &log)?;
-    }
+    // The state file first: it is locked, so that nothing of another run's is touched.
     let (mut state, done, mut pgn) = open_records(
         settings,
         &options.state,
@@ -91,6 +88,10 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         options.resume,
         options.force,
     )?;
+    let log = EngineLog::open(options.log.as_deref(), options.resume)?;
+    for spec in &settings.engines {
+        check_engine(spec, &log)?;
+    }
     let in_schedule: HashSet<usize> = games.iter().map(|g| g.number).collect();
     let mut reports: Vec<GameReport> = done
         .into_iter()
