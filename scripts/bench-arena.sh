@@ -23,7 +23,7 @@ run() {
     local start end games
     start=$(date +%s.%N)
     "$arena" "$@" --rounds "$rounds" --concurrency "$concurrency" --quiet \
-        --state "$work/state.jsonl" --json "$work/summary.json" >/dev/null
+        --state "$work/state.jsonl" --force --json "$work/summary.json" >/dev/null
     end=$(date +%s.%N)
     games=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["games"]))' \
         "$work/summary.json")

@@ -10,7 +10,10 @@ mod common;
 mod oracle;
 
 mod arena_cli;
+mod arena_config;
+mod arena_engines;
 mod arena_faults;
+mod arena_records;
 mod arena_resume;
 mod arena_stats;
 mod cli_bench;

@@ -26,6 +26,15 @@ pub enum ArenaError {
         /// Why it does not fit.
         error: StartError,
     },
+    /// Stopped by Ctrl-C or SIGTERM after saving the finished games.
+    Interrupted {
+        /// The standings of the games finished.
+        table: String,
+        /// Games saved so far.
+        saved: usize,
+        /// Games in the schedule.
+        scheduled: usize,
+    },
     /// Any other problem, described in full: what was wrong and what was expected.
     Described(String),
 }
@@ -53,6 +62,12 @@ impl fmt::Display for ArenaError {
                 start: None,
                 error,
             } => write!(f, "--size {size}: {error}"),
+            ArenaError::Interrupted {
+                saved, scheduled, ..
+            } => write!(
+                f,
+                "interrupted: {saved} of {scheduled} games finished and saved (games in play were not); continue with the same arguments and --resume"
+            ),
             ArenaError::Described(text) => f.write_str(text),
         }
     }

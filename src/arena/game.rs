@@ -31,6 +31,8 @@ pub enum Termination {
     Garbage,
     /// A player did not finish its start-up handshake in time, or could not be started.
     Startup,
+    /// A player broke the protocol: an unrequested `bestmove`, or a line too long.
+    ProtocolViolation,
 }
 
 impl Termination {
@@ -51,6 +53,7 @@ impl fmt::Display for Termination {
             Termination::Hang => "hang",
             Termination::Garbage => "garbage output",
             Termination::Startup => "start-up failure",
+            Termination::ProtocolViolation => "protocol violation",
         })
     }
 }
@@ -302,6 +305,7 @@ fn fault_ending(
         FaultKind::Crash => Termination::Crash,
         FaultKind::Garbage => Termination::Garbage,
         FaultKind::Hang => Termination::Hang,
+        FaultKind::Protocol => Termination::ProtocolViolation,
         FaultKind::NoMove if limits.is_timed() => Termination::TimeForfeit,
         FaultKind::NoMove => Termination::Hang,
     };

@@ -1,7 +1,9 @@
 //! A test engine that speaks the protocol and misbehaves on request: crashes, hangs,
-//! prints garbage, plays an illegal move, starts slowly, exits at once or never answers
-//! `isready`. Behind the hidden `slimetrail-arena mock-engine` subcommand; tests run it
-//! as an engine process. Otherwise it plays random legal moves.
+//! prints garbage, plays an illegal move, starts slowly, exits at once, never answers
+//! `isready`, floods its output, answers twice or unasked, prints harmless extras
+//! (blank lines, `ponder`, unknown `info` fields), leaves a child process behind or
+//! ignores `quit`. Behind the hidden `slimetrail-arena mock-engine` subcommand; tests run
+//! it as an engine process. Otherwise it plays random legal moves.
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
@@ -9,7 +11,7 @@ use std::time::Duration;
 
 use crate::board::{Position, Square};
 use crate::protocol::{Bound, Score};
-use crate::protocol::{Id, Info, Message, PositionBase};
+use crate::protocol::{Id, Info, Message, OptionDecl, OptionKind, PositionBase};
 use crate::rng::Rng;
 
 /// Exit code of a mock crash.
@@ -38,6 +40,70 @@ pub struct MockBehaviour {
     pub move_delay: Option<Duration>,
     /// Seed of the random moves.
     pub seed: u64,
+    /// Flood `info` lines forever instead of answering: at `ugi`, or at this move's `go`.
+    pub flood: Option<FloodAt>,
+    /// Answer every `go` with two `bestmove` lines.
+    pub double_bestmove: bool,
+    /// Follow every `readyok` at once with an unrequested `bestmove`.
+    pub early_bestmove: bool,
+    /// Print a blank line, an `info` line with unknown fields, and `bestmove X ponder Y`.
+    pub extras: bool,
+    /// Print a line longer than the arena accepts instead of this move's `bestmove`.
+    pub long_line_at: Option<u32>,
+    /// At start, leave behind a child that ignores SIGTERM and has its stdio on
+    /// /dev/null; its process id is appended to this file.
+    pub grandchild: Option<PathBuf>,
+    /// Be that child: ignore SIGTERM and sleep.
+    pub linger: bool,
+    /// At `quit`, flood `info` lines instead of exiting.
+    pub flood_at_quit: bool,
+}
+
+/// When a flooding mock starts to flood.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FloodAt {
+    /// Instead of answering `ugi`.
+    Handshake,
+    /// Instead of answering this move's `go`.
+    Move(u32),
+}
+
+/// The line a flooding mock repeats.
+const FLOOD_LINE: &[u8] = b"info depth 1 score cp 10 nodes 1 pv a1\n";
+
+/// Writes [`FLOOD_LINE`] as fast as the pipe takes it, until the pipe breaks.
+fn flood() -> i32 {
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    loop {
+        if out.write_all(FLOOD_LINE).is_err() {
+            return 0;
+        }
+    }
+}
+
+/// Starts the lingering child, detached from the mock's pipes.
+fn leave_grandchild(pid_file: &PathBuf) {
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let started = std::process::Command::new(exe)
+        .args(["mock-engine", "--linger"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    // Written here, so that the id is on file before anything can kill the child.
+    let written = started.and_then(|child| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(pid_file)
+            .and_then(|mut f| f.write_all(format!("{}\n", child.id()).as_bytes()))
+    });
+    if let Err(e) = written {
+        eprintln!("mock: cannot start the grandchild: {e}");
+    }
+    // Not waited for: it is meant to outlive this process.
 }
 
 /// Runs the mock engine on stdin/stdout; returns the exit code.
@@ -53,6 +119,18 @@ pub fn run_mock(behaviour: &MockBehaviour) -> i32 {
         if let Err(e) = written {
             eprintln!("mock: cannot write the pid file {}: {e}", path.display());
         }
+    }
+    if behaviour.linger {
+        // SAFETY: ignoring a signal is a plain system call.
+        unsafe {
+            libc::signal(libc::SIGTERM, libc::SIG_IGN);
+        }
+        loop {
+            std::thread::sleep(Duration::from_secs(60));
+        }
+    }
+    if let Some(path) = &behaviour.grandchild {
+        leave_grandchild(path);
     }
     if behaviour.exit_at_once {
         eprintln!("mock: exiting at once");
@@ -88,11 +166,18 @@ pub fn run_mock(behaviour: &MockBehaviour) -> i32 {
                 }
             }
             Step::Raw(text) => {
-                if writeln!(out, "{text}").and_then(|()| out.flush()).is_err() {
+                // One write call, so that lines written together arrive together.
+                let text = format!("{text}\n");
+                if out
+                    .write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .is_err()
+                {
                     return 0;
                 }
             }
             Step::Exit(code) => return code,
+            Step::Flood => return flood(),
         }
     }
     0
@@ -103,6 +188,7 @@ enum Step {
     Reply(Vec<Message>),
     Raw(String),
     Exit(i32),
+    Flood,
 }
 
 struct Mock<'a> {
@@ -122,16 +208,36 @@ impl Mock<'_> {
         }
         match message {
             Message::Ugi => {
+                if b.flood == Some(FloodAt::Handshake) {
+                    return Step::Flood;
+                }
                 if let Some(wait) = b.slow_start {
                     std::thread::sleep(wait);
                 }
                 Step::Reply(vec![
                     Message::Id(Id::Name("mock".to_string())),
                     Message::Id(Id::Author("the Slimetrail tests".to_string())),
+                    Message::DeclareOption(OptionDecl {
+                        name: "Level".to_string(),
+                        kind: OptionKind::Spin {
+                            default: 10,
+                            min: Some(1),
+                            max: Some(10),
+                        },
+                    }),
                     Message::UgiOk,
                 ])
             }
             Message::IsReady if b.no_readyok => Step::Reply(Vec::new()),
+            Message::IsReady if b.early_bestmove => {
+                // Both lines in one write, so that they arrive together.
+                let own = self.position.size().name(self.position.snail());
+                Step::Raw(format!(
+                    "{}\n{}",
+                    Message::ReadyOk,
+                    Message::BestMove(Some(own))
+                ))
+            }
             Message::IsReady => Step::Reply(vec![Message::ReadyOk]),
             Message::NewGame(setup) | Message::UgiNewGame(setup) => {
                 self.start = setup.position().unwrap_or(self.start);
@@ -160,6 +266,7 @@ impl Mock<'_> {
                 Step::Reply(Vec::new())
             }
             Message::Go(_) => self.go(),
+            Message::Quit if b.flood_at_quit => Step::Flood,
             Message::Quit => Step::Exit(0),
             _ => Step::Reply(Vec::new()),
         }
@@ -177,8 +284,18 @@ impl Mock<'_> {
             self.hung = true;
             return Step::Reply(Vec::new());
         }
+        if b.flood == Some(FloodAt::Move(self.moves)) {
+            return Step::Flood;
+        }
+        if b.long_line_at == n {
+            return Step::Raw(format!("info string {}", "x".repeat(100 * 1024)));
+        }
         if b.garbage_at == n {
-            return Step::Raw(format!("#!? garbage instead of move {}", self.moves));
+            // With a carriage return and an escape sequence, which records must not show raw.
+            return Step::Raw(format!(
+                "#!? garbage instead of move {}\r\x1b[2Kxx",
+                self.moves
+            ));
         }
         if let Some(wait) = b.move_delay {
             std::thread::sleep(wait);
@@ -189,19 +306,28 @@ impl Mock<'_> {
             return Step::Reply(vec![Message::BestMove(Some(own))]);
         }
         let moves: Vec<Square> = self.position.moves().iter().collect();
-        match self.rng.choose(&moves) {
-            Some(&sq) => Step::Reply(vec![
-                Message::Info(Info {
-                    depth: Some(1),
-                    score: Some((Score::Cp(0), Bound::Exact)),
-                    nodes: Some(moves.len() as u64),
-                    pv: vec![size.name(sq)],
-                    ..Info::default()
-                }),
-                Message::BestMove(Some(size.name(sq))),
-            ]),
-            None => Step::Reply(vec![Message::BestMove(None)]),
+        let Some(&sq) = self.rng.choose(&moves) else {
+            return Step::Reply(vec![Message::BestMove(None)]);
+        };
+        let info = Message::Info(Info {
+            depth: Some(1),
+            score: Some((Score::Cp(0), Bound::Exact)),
+            nodes: Some(moves.len() as u64),
+            pv: vec![size.name(sq)],
+            ..Info::default()
+        });
+        let best = Message::BestMove(Some(size.name(sq)));
+        if b.extras {
+            let ponder = size.name(self.position.snail());
+            return Step::Raw(format!(
+                "\n{info}\ninfo depth 1 currmove {} hashfull 0 tbhits 0 sbhits 0 cpuload 5 refutation a1\n\n{best} ponder {ponder}",
+                size.name(sq)
+            ));
         }
+        if b.double_bestmove {
+            return Step::Raw(format!("{info}\n{best}\n{best}"));
+        }
+        Step::Reply(vec![info, best])
     }
 }
 

@@ -3,7 +3,9 @@
 
 mod as_text;
 pub(crate) mod config;
+pub(crate) mod engine_options;
 pub(crate) mod error;
+pub(crate) mod files;
 pub(crate) mod game;
 pub(crate) mod merge;
 pub(crate) mod mock;
@@ -11,6 +13,7 @@ pub(crate) mod openings;
 pub(crate) mod pgn;
 pub(crate) mod player;
 pub(crate) mod process;
+pub(crate) mod records;
 pub(crate) mod schedule;
 pub(crate) mod settings;
 pub(crate) mod signals;

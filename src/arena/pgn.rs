@@ -53,9 +53,23 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
-/// A tag value with `\` and `"` escaped.
+/// A tag value with `\` and `"` escaped, and control characters (such as a carriage
+/// return or an escape from an engine's output) written out as `\r` or `\u{1b}`.
 fn quoted(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+    printable(value).replace('"', "\\\"")
+}
+
+/// The text with `\` doubled and control characters written out as escapes.
+fn printable(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The record of one game, ending with a blank line.
@@ -119,7 +133,10 @@ pub fn write_game(record: &GameRecord, venue: &Venue) -> String {
         }
     }
     if !report.termination.is_normal() {
-        words.push(format!("{{{}}}", report.detail.replace(['{', '}'], "")));
+        words.push(format!(
+            "{{{}}}",
+            printable(&report.detail.replace(['{', '}'], ""))
+        ));
     }
     words.push(report.result_text().to_string());
     // Lines of at most 80 characters, as PGN asks.

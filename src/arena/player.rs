@@ -4,10 +4,12 @@
 use std::time::{Duration, Instant};
 
 use super::config::{EngineSpec, Launcher, SearchLimits};
-use super::process::{EngineLog, EngineProcess, Launch, Read};
+use super::engine_options::check_options;
+use super::process::{EngineLog, EngineProcess, Launch, MAX_LINE, Read};
+use super::signals;
 use crate::board::{Position, Square, SquareName};
 use crate::protocol::Score;
-use crate::protocol::{GameSetup, GoArgs, Message, PositionBase, PositionSetup};
+use crate::protocol::{GameSetup, GoArgs, Message, OptionDecl, PositionBase, PositionSetup};
 use crate::rng::Rng;
 
 /// Time an engine gets to exit after `quit` before it is killed.
@@ -26,6 +28,8 @@ pub enum FaultKind {
     Hang,
     /// It did not answer `go` with `bestmove` in time (a time loss under a clock).
     NoMove,
+    /// It broke the protocol: a `bestmove` before it was sent `go`, or a line too long.
+    Protocol,
 }
 
 /// A fault with a sentence explaining it, written to follow the player's name.
@@ -89,20 +93,61 @@ pub trait Player {
 
 /// Makes the player an engine specification describes.
 pub fn make_player(spec: &EngineSpec, seed: u64, log: &EngineLog) -> Box<dyn Player + Send> {
-    match &spec.command {
-        Launcher::Random => Box::new(RandomPlayer::new(&spec.name, seed)),
-        Launcher::Process { cmd, args, dir } => Box::new(ProcessPlayer {
-            launch: Launch {
-                name: spec.name.clone(),
-                cmd: cmd.clone(),
-                args: args.clone(),
-                dir: dir.clone(),
-            },
-            options: spec.options.clone(),
-            timeout: spec.limits.timeout,
-            log: log.clone(),
-            process: None,
-        }),
+    match process_player(spec, log) {
+        Some(player) => Box::new(player),
+        None => Box::new(RandomPlayer::new(&spec.name, seed)),
+    }
+}
+
+/// The process player of an engine specification, `None` for the random player.
+fn process_player(spec: &EngineSpec, log: &EngineLog) -> Option<ProcessPlayer> {
+    let Launcher::Process { cmd, args, dir } = &spec.command else {
+        return None;
+    };
+    Some(ProcessPlayer {
+        launch: Launch {
+            name: spec.name.clone(),
+            cmd: cmd.clone(),
+            args: args.clone(),
+            dir: dir.clone(),
+        },
+        options: spec.options.clone(),
+        timeout: spec.limits.timeout,
+        log: log.clone(),
+        process: None,
+    })
+}
+
+/// Starts an engine once, before the first game: it must start, finish its handshake
+/// and accept its options (checked against the ones it declares); then it is stopped.
+pub fn check_engine(spec: &EngineSpec, log: &EngineLog) -> Result<(), String> {
+    let Some(player) = process_player(spec, log) else {
+        return Ok(());
+    };
+    let cmd = &player.launch.cmd;
+    match player.start() {
+        Ok(process) => {
+            process.quit(QUIT_GRACE);
+            Ok(())
+        }
+        Err(fault) => {
+            let relative = cmd.components().count() == 1 && !cmd.is_absolute();
+            let hint = if relative {
+                format!(
+                    " ({} is looked up on PATH; a program in the current directory is written ./{})",
+                    cmd.display(),
+                    cmd.display()
+                )
+            } else {
+                String::new()
+            };
+            Err(format!(
+                "--engine name={}: the engine {}{hint}; expected an engine that starts and finishes its handshake (ugi … ugiok, isready … readyok) within timeout={} ms, before the first game",
+                spec.name,
+                fault.detail,
+                spec.limits.timeout.as_millis()
+            ))
+        }
     }
 }
 
@@ -191,13 +236,16 @@ impl ProcessPlayer {
         if process.send(&[&Message::Ugi.to_string()]).is_err() {
             return Err(exited(&mut process));
         }
+        let mut declared: Vec<OptionDecl> = Vec::new();
         loop {
             match process.read_line(deadline) {
                 Read::Line(line, _) => match line.parse::<Message>() {
                     Ok(Message::UgiOk) => break,
+                    Ok(Message::DeclareOption(decl)) => declared.push(decl),
                     // Banners and other chatter before `ugiok` are tolerated, as GUIs do.
                     Ok(_) | Err(_) => log::debug!("{}: before ugiok: {line}", self.launch.name),
                 },
+                Read::TooLong(..) => {}
                 Read::Timeout => {
                     return Err(Fault::new(
                         FaultKind::Startup,
@@ -210,6 +258,8 @@ impl ProcessPlayer {
                 Read::Closed => return Err(exited(&mut process)),
             }
         }
+        check_options(&declared, &self.options)
+            .map_err(|why| Fault::new(FaultKind::Startup, why))?;
         let options: Vec<Message> = self
             .options
             .iter()
@@ -230,6 +280,7 @@ impl Player for ProcessPlayer {
     }
 
     fn prepare(&mut self, _game: usize, _start: &Position) -> Result<(), Fault> {
+        not_interrupted()?;
         let timeout = self.timeout;
         let process = self.running()?;
         send(process, &[Message::UgiNewGame(GameSetup::default())])?;
@@ -237,6 +288,7 @@ impl Player for ProcessPlayer {
     }
 
     fn think(&mut self, turn: &Turn) -> Result<Reply, Fault> {
+        not_interrupted()?;
         let size = turn.start.size();
         let setup = PositionSetup {
             base: PositionBase::Fen(*turn.start),
@@ -281,15 +333,29 @@ impl Player for ProcessPlayer {
                 format!("hung: no bestmove within {} ms", limits.timeout.as_millis()),
             )
         };
+        let timeout = self.timeout;
         let process = self.running()?;
-        send(process, &[Message::Position(setup), Message::Go(go)])?;
+        send(process, &[Message::Position(setup)])?;
+        // Synchronise before `go`: whatever the engine printed since its last search (such as
+        // a second `bestmove`) is read and discarded up to `readyok`, never taken as a reply.
+        ping(process, timeout)?;
         let sent = Instant::now();
+        send(process, &[Message::Go(go)])?;
         let deadline = sent + deadline_after;
         let mut comment = None;
         loop {
             match process.read_line(deadline) {
-                Read::Line(line, at) => match line.parse::<Message>() {
-                    Ok(Message::BestMove(square)) => {
+                Read::Line(line, at) => match parse_output(&line)? {
+                    Some(Message::BestMove(_)) if at < sent => {
+                        return Err(Fault::new(
+                            FaultKind::Protocol,
+                            format!(
+                                "sent an unrequested bestmove: `{}` came before it was sent go",
+                                shown(&line)
+                            ),
+                        ));
+                    }
+                    Some(Message::BestMove(square)) => {
                         return Ok(Reply {
                             text: square.map_or("(none)".to_string(), |s| s.to_string()),
                             square,
@@ -297,14 +363,14 @@ impl Player for ProcessPlayer {
                             comment,
                         });
                     }
-                    Ok(Message::Info(info)) => {
+                    Some(Message::Info(info)) => {
                         if let (Some((score, _)), Some(depth)) = (info.score, info.depth) {
                             comment = Some(format!("{}/{depth}", score_text(score)));
                         }
                     }
-                    Ok(_) => {}
-                    Err(e) => return Err(garbage(&line, &e)),
+                    Some(_) | None => {}
                 },
+                Read::TooLong(start, _) => return Err(too_long(&start)),
                 Read::Timeout => return Err(Fault::new(FaultKind::NoMove, what)),
                 Read::Closed => return Err(crashed(process)),
             }
@@ -327,6 +393,18 @@ impl Drop for ProcessPlayer {
     }
 }
 
+/// After Ctrl-C no engine is started or asked for a move: the game in play ends (and
+/// is not recorded).
+fn not_interrupted() -> Result<(), Fault> {
+    if signals::interrupted() {
+        return Err(Fault::new(
+            FaultKind::Crash,
+            "stopped: the arena was interrupted",
+        ));
+    }
+    Ok(())
+}
+
 /// Sends messages; a closed pipe means the engine is gone.
 fn send(process: &mut EngineProcess, messages: &[Message]) -> Result<(), Fault> {
     let lines: Vec<String> = messages.iter().map(Message::to_string).collect();
@@ -334,17 +412,20 @@ fn send(process: &mut EngineProcess, messages: &[Message]) -> Result<(), Fault> 
     process.send(&refs).map_err(|_| crashed(process))
 }
 
-/// `isready`, then waits for `readyok`, skipping other messages.
+/// `isready`, then waits for `readyok`, skipping (and discarding) other messages.
 fn ping(process: &mut EngineProcess, timeout: Duration) -> Result<(), Fault> {
     send(process, &[Message::IsReady])?;
     let deadline = Instant::now() + timeout;
     loop {
         match process.read_line(deadline) {
-            Read::Line(line, _) => match line.parse::<Message>() {
-                Ok(Message::ReadyOk) => return Ok(()),
-                Ok(_) => {}
-                Err(e) => return Err(garbage(&line, &e)),
+            Read::Line(line, _) => match parse_output(&line)? {
+                Some(Message::ReadyOk) => return Ok(()),
+                Some(Message::BestMove(_)) => {
+                    log::debug!("discarded a bestmove outside a search: {line}");
+                }
+                Some(_) | None => {}
             },
+            Read::TooLong(start, _) => return Err(too_long(&start)),
             Read::Timeout => {
                 return Err(Fault::new(
                     FaultKind::Hang,
@@ -367,12 +448,49 @@ fn crashed(process: &mut EngineProcess) -> Fault {
     )
 }
 
+/// An engine's output line as a message: `None` for what UCI and UGI engines print
+/// and the arena does not need (blank lines, `info` lines with fields it does not know);
+/// `bestmove X ponder Y` is read as `bestmove X`. Anything else unreadable is garbage.
+fn parse_output(line: &str) -> Result<Option<Message>, Fault> {
+    let trimmed = line.trim();
+    let mut words = trimmed.split_whitespace();
+    match words.next() {
+        None => Ok(None),
+        Some("info") => Ok(trimmed.parse::<Message>().ok()),
+        Some("bestmove") => {
+            let text = match trimmed.find(" ponder") {
+                Some(at) => &trimmed[..at],
+                None => trimmed,
+            };
+            text.parse::<Message>()
+                .map(Some)
+                .map_err(|e| garbage(line, &e))
+        }
+        Some(_) => trimmed
+            .parse::<Message>()
+            .map(Some)
+            .map_err(|e| garbage(line, &e)),
+    }
+}
+
+/// The start of a line, for a report.
+fn shown(line: &str) -> String {
+    line.chars().take(80).collect()
+}
+
 /// The fault for a line that is not a protocol message.
 fn garbage(line: &str, error: &dyn std::fmt::Display) -> Fault {
-    let shown: String = line.chars().take(80).collect();
     Fault::new(
         FaultKind::Garbage,
-        format!("sent garbage `{shown}`: {error}"),
+        format!("sent garbage `{}`: {error}", shown(line)),
+    )
+}
+
+/// The fault for a line longer than the arena reads.
+fn too_long(start: &str) -> Fault {
+    Fault::new(
+        FaultKind::Protocol,
+        format!("sent a line too long: over {MAX_LINE} bytes, starting `{start}`"),
     )
 }
 

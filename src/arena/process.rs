@@ -1,14 +1,16 @@
 //! An engine process: lines in on stdin, lines out on stdout through a reader thread,
-//! stderr into the log file. Every read has an explicit result: a line, a timeout, or
-//! the end of the output. Reads block on a channel with a deadline; nothing polls.
+//! stderr into the log file. Every read has an explicit result: a line, a line too long,
+//! a timeout, or the end of the output. Reads block on a channel with a deadline; nothing
+//! polls. The channel is bounded: an engine that writes faster than the arena reads
+//! blocks on its full pipe, and every deadline holds however fast it writes.
 
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, LineWriter, Read as _, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -42,8 +44,16 @@ fn own_process_group_dying_with_the_arena(command: &mut Command) {
     command.process_group(0);
 }
 
-/// Longest output line kept whole; longer lines are cut into pieces (and are garbage anyway).
-const MAX_LINE: u64 = 64 * 1024;
+/// Longest output line accepted; a longer one is reported as [`Read::TooLong`] and its
+/// tail is skipped up to the next line ending.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Output lines queued between the reader thread and the arena; when the queue is full
+/// the reader stops reading and the engine blocks on its pipe.
+const LINE_QUEUE: usize = 256;
+
+/// Characters of a too-long line kept to show in the report.
+const TOO_LONG_SHOWN: usize = 80;
 
 /// Lines of stderr kept to explain a crash.
 const STDERR_TAIL: usize = 4;
@@ -53,6 +63,8 @@ const STDERR_TAIL: usize = 4;
 pub enum Read {
     /// A line, without its line ending, and when the reader thread received it.
     Line(String, Instant),
+    /// A line longer than [`MAX_LINE`] bytes: its first characters, and when it began.
+    TooLong(String, Instant),
     /// The deadline passed without a line.
     Timeout,
     /// The engine closed its output: it exited or crashed.
@@ -113,12 +125,11 @@ pub struct EngineProcess {
     child: Child,
     pid: i32,
     stdin: Option<BufWriter<ChildStdin>>,
-    lines: Receiver<(String, Instant)>,
+    lines: Receiver<Read>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
     /// Disconnects when the stderr thread has read everything.
     stderr_done: Receiver<()>,
     log: EngineLog,
-    reaped: bool,
 }
 
 impl EngineProcess {
@@ -146,7 +157,7 @@ impl EngineProcess {
             signals::unregister(pid);
             return Err(io::Error::other("the engine's pipes could not be opened"));
         };
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(LINE_QUEUE);
         let name = launch.name.clone();
         thread::Builder::new()
             .name(format!("{name}-out"))
@@ -176,7 +187,6 @@ impl EngineProcess {
             stderr_tail,
             stderr_done,
             log: log.clone(),
-            reaped: false,
         })
     }
 
@@ -200,43 +210,50 @@ impl EngineProcess {
         stdin.flush()
     }
 
-    /// Waits until `deadline` for the next output line.
+    /// Waits until `deadline` for the next output line. A line that arrived after the
+    /// deadline counts as a timeout, so a flood of output cannot hold a deadline open.
     pub fn read_line(&mut self, deadline: Instant) -> Read {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok((line, at)) => {
+        let next = match self.lines.try_recv() {
+            Ok(read) => read,
+            Err(TryRecvError::Disconnected) => return Read::Closed,
+            Err(TryRecvError::Empty) => {
+                let wait = deadline.saturating_duration_since(Instant::now());
+                match self.lines.recv_timeout(wait) {
+                    Ok(read) => read,
+                    Err(RecvTimeoutError::Timeout) => return Read::Timeout,
+                    Err(RecvTimeoutError::Disconnected) => return Read::Closed,
+                }
+            }
+        };
+        match next {
+            Read::Line(_, at) | Read::TooLong(_, at) if at > deadline => Read::Timeout,
+            Read::Line(line, at) => {
                 log::debug!("{} > {line}", self.name);
                 Read::Line(line, at)
             }
-            Err(RecvTimeoutError::Timeout) => Read::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Read::Closed,
+            other => other,
         }
     }
 
     /// Why the process went away, for a crash report: exit code or signal, and its last stderr lines.
+    ///
+    /// The exited process is left a zombie until the drop, so that its process id (and
+    /// process group id) cannot be taken by another process before its group is killed.
     pub fn exit_report(&mut self) -> String {
-        // The output closes a moment before the process can be reaped; wait a little.
+        // The output closes a moment before the process has exited; wait a little.
         let mut status = None;
         for _ in 0..100 {
-            match self.child.try_wait() {
-                Ok(Some(s)) => {
+            match exit_status_without_reaping(self.pid) {
+                Some(s) => {
                     status = Some(s);
                     break;
                 }
-                Ok(None) => thread::sleep(Duration::from_millis(2)),
-                Err(_) => break,
+                None => thread::sleep(Duration::from_millis(2)),
             }
         }
         let mut report = match status {
-            Some(s) => {
-                self.reaped = true;
-                signals::unregister(self.pid);
-                match (s.code(), s.signal()) {
-                    (Some(code), _) => format!("exited with code {code}"),
-                    (None, Some(sig)) => format!("killed by signal {sig}"),
-                    _ => "exited".to_string(),
-                }
-            }
+            Some(Ended::Code(code)) => format!("exited with code {code}"),
+            Some(Ended::Signal(sig)) => format!("killed by signal {sig}"),
             None => "closed its output".to_string(),
         };
         // Its last words on stderr explain most crashes; they arrive until stderr closes.
@@ -253,7 +270,7 @@ impl EngineProcess {
         if self.send(&["quit"]).is_ok() {
             self.stdin = None;
             let deadline = Instant::now() + grace;
-            while let Read::Line(..) = self.read_line(deadline) {}
+            while let Read::Line(..) | Read::TooLong(..) = self.read_line(deadline) {}
         }
         // Drop kills whatever is left.
     }
@@ -262,36 +279,124 @@ impl EngineProcess {
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.stdin = None;
-        if !self.reaped {
-            signals::kill_group(self.pid);
-            let status = self.child.wait();
-            signals::unregister(self.pid);
-            log::debug!("{} [{}] ended: {status:?}", self.name, self.pid);
-        }
+        // Always the whole group: an engine that exited may have left children behind.
+        // The engine itself is not reaped yet, so its id still names this group only.
+        signals::kill_group(self.pid);
+        let status = self.child.wait();
+        signals::reap_group(self.pid);
+        signals::unregister(self.pid);
+        log::debug!("{} [{}] ended: {status:?}", self.name, self.pid);
         self.log
             .line(&format!("{} [{}] stopped", self.name, self.pid));
     }
 }
 
-/// The reader thread: every stdout line into the channel, stamped with its arrival time.
-fn read_lines(stdout: impl io::Read, tx: mpsc::Sender<(String, Instant)>) {
-    let mut reader = BufReader::new(stdout);
-    let mut buf = Vec::with_capacity(256);
+/// How an exited process ended.
+enum Ended {
+    Code(i32),
+    Signal(i32),
+}
+
+/// The exit of process `pid` if it has exited, leaving it to be reaped later.
+#[cfg(target_os = "linux")]
+fn exit_status_without_reaping(pid: i32) -> Option<Ended> {
+    // SAFETY: a zeroed siginfo_t is a valid out-parameter for waitid.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: waitid on our own child with WNOWAIT only reads its state; `info` is valid.
+    let r = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    // SAFETY: si_pid and si_status are filled in by a successful waitid.
+    let (who, status) = unsafe { (info.si_pid(), info.si_status()) };
+    if r != 0 || who == 0 {
+        return None;
+    }
+    Some(if info.si_code == libc::CLD_EXITED {
+        Ended::Code(status)
+    } else {
+        Ended::Signal(status)
+    })
+}
+
+/// The exit of process `pid` if it has exited (other systems: a non-reaping check is not
+/// portable, so this only tells that it is gone).
+#[cfg(not(target_os = "linux"))]
+fn exit_status_without_reaping(pid: i32) -> Option<Ended> {
+    // SAFETY: signal 0 only checks that the process exists.
+    let gone = unsafe { libc::kill(pid, 0) } != 0;
+    gone.then_some(Ended::Code(-1))
+}
+
+/// The reader thread: stdout cut into lines, each stamped with the time its bytes were
+/// read, into the bounded channel. Lines longer than [`MAX_LINE`] are reported once and
+/// skipped to their end; memory stays bounded however the engine writes.
+fn read_lines(mut stdout: impl io::Read, tx: SyncSender<Read>) {
+    let mut chunk = vec![0u8; 16 * 1024];
+    let mut line: Vec<u8> = Vec::with_capacity(256);
+    let mut line_start = Instant::now();
+    let mut skipping = false;
     loop {
-        buf.clear();
-        match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {
-                while matches!(buf.last(), Some(b'\n' | b'\r')) {
-                    buf.pop();
+        let n = match stdout.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let at = Instant::now();
+        for piece in chunk[..n].split_inclusive(|&b| b == b'\n') {
+            let ends = piece.last() == Some(&b'\n');
+            let body = if ends {
+                &piece[..piece.len() - 1]
+            } else {
+                piece
+            };
+            if !skipping {
+                if line.is_empty() {
+                    line_start = at;
                 }
-                let line = String::from_utf8_lossy(&buf).into_owned();
-                if tx.send((line, Instant::now())).is_err() {
+                let room = (MAX_LINE + 1).saturating_sub(line.len());
+                line.extend_from_slice(&body[..body.len().min(room)]);
+                if line.len() > MAX_LINE {
+                    let shown: String = String::from_utf8_lossy(&line)
+                        .chars()
+                        .take(TOO_LONG_SHOWN)
+                        .collect();
+                    if tx.send(Read::TooLong(shown, line_start)).is_err() {
+                        return;
+                    }
+                    line.clear();
+                    skipping = true;
+                }
+            }
+            if ends {
+                if !skipping
+                    && tx
+                        .send(Read::Line(finish_line(&mut line), line_start))
+                        .is_err()
+                {
                     return;
                 }
+                line.clear();
+                skipping = false;
             }
         }
     }
+    if !line.is_empty() && !skipping {
+        let _ = tx.send(Read::Line(finish_line(&mut line), line_start));
+    }
+}
+
+/// A line's text without its trailing carriage returns.
+fn finish_line(line: &mut Vec<u8>) -> String {
+    while line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    String::from_utf8_lossy(line).into_owned()
 }
 
 /// The stderr thread: every line into the log with the engine's name, the last few kept.
@@ -305,7 +410,11 @@ fn copy_stderr(
     let mut buf = Vec::with_capacity(256);
     loop {
         buf.clear();
-        match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
+        match reader
+            .by_ref()
+            .take(MAX_LINE as u64)
+            .read_until(b'\n', &mut buf)
+        {
             Ok(0) | Err(_) => return,
             Ok(_) => {
                 let line = String::from_utf8_lossy(&buf).trim_end().to_string();
@@ -376,6 +485,33 @@ mod tests {
             thread::sleep(Duration::from_millis(5));
         }
         assert!(gone(grandchild), "the grandchild {grandchild} survived");
+    }
+
+    #[test]
+    fn a_flood_of_output_cannot_hold_a_deadline_open() {
+        let mut p = shell("yes 'info depth 1 score cp 10 nodes 1 pv a1'");
+        let deadline = Instant::now() + Duration::from_millis(100);
+        let mut lines = 0u64;
+        loop {
+            match p.read_line(deadline) {
+                Read::Line(..) => lines += 1,
+                other => {
+                    assert_eq!(other, Read::Timeout);
+                    break;
+                }
+            }
+            // Far more lines than the queue holds pass before the deadline would be missed.
+            assert!(lines < 100_000_000, "the flood held the deadline open");
+        }
+        assert!(Instant::now() >= deadline);
+    }
+
+    #[test]
+    fn a_line_too_long_is_reported_once_and_skipped_to_its_end() {
+        let mut p = shell("head -c 70000 /dev/zero | tr '\\0' x; echo; echo next");
+        assert!(matches!(p.read_line(soon()), Read::TooLong(start, _) if start.starts_with("xxx")));
+        assert!(matches!(p.read_line(soon()), Read::Line(l, _) if l == "next"));
+        assert_eq!(p.read_line(soon()), Read::Closed);
     }
 
     #[test]

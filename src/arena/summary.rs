@@ -382,12 +382,8 @@ impl Summary {
     pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| format!("cannot encode the JSON summary: {e}"))?;
-        std::fs::write(path, text + "\n").map_err(|e| {
-            format!(
-                "--json {}: cannot write it ({e}); expected a writable file path",
-                path.display()
-            )
-        })
+        // Through a temporary file and a rename: a kill leaves the old summary or the new one.
+        super::files::write_atomically("--json", path, (text + "\n").as_bytes())
     }
 }
 

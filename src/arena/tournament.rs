@@ -4,7 +4,6 @@
 //! when the SPRT crosses a bound.
 
 use std::collections::{HashSet, VecDeque};
-use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,14 +12,16 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::error::ArenaError;
+use super::files::check_writable;
 use super::game::{GameRecord, GameReport, GameSlot, play_game};
 use super::openings::OpeningBook;
 use super::pgn::{Venue, write_game};
-use super::player::{Player, make_player};
+use super::player::{Player, check_engine, make_player};
 use super::process::EngineLog;
+use super::records::open_records;
 use super::schedule::ScheduledGame;
 use super::settings::Settings;
-use super::state::StateFile;
+use super::signals;
 use super::stats::Sprt;
 use super::summary::{Standings, Summary, signed_elo, sprt_line, table};
 use crate::arena::stats::format_margin;
@@ -44,6 +45,8 @@ pub struct RunOptions {
     pub state: PathBuf,
     /// Continue from the state file instead of starting over.
     pub resume: bool,
+    /// Start over even if the state file holds finished games.
+    pub force: bool,
     /// Show the progress line on stderr.
     pub progress: bool,
 }
@@ -65,11 +68,30 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     let book = settings.book()?;
     let sprt = settings.sprt()?;
     let games = settings.schedule();
-    let (mut state, done) = if options.resume {
-        StateFile::resume(&options.state, settings)?
-    } else {
-        (StateFile::create(&options.state, settings)?, Vec::new())
-    };
+    // Before any game is played: every output can be written, and every engine starts,
+    // finishes its handshake and accepts its options.
+    for (flag, path) in [
+        ("--pgn", &options.pgn),
+        ("--json", &options.json),
+        ("--log", &options.log),
+        ("--state", &Some(options.state.clone())),
+    ] {
+        if let Some(path) = path {
+            check_writable(flag, path)?;
+        }
+    }
+    // The state file first: it is locked, so that nothing of another run's is touched.
+    let (mut state, done, mut pgn) = open_records(
+        settings,
+        &options.state,
+        options.pgn.as_deref(),
+        options.resume,
+        options.force,
+    )?;
+    let log = EngineLog::open(options.log.as_deref(), options.resume)?;
+    for spec in &settings.engines {
+        check_engine(spec, &log)?;
+    }
     let in_schedule: HashSet<usize> = games.iter().map(|g| g.number).collect();
     let mut reports: Vec<GameReport> = done
         .into_iter()
@@ -93,8 +115,6 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     for r in &reports {
         standings.add(r);
     }
-    let mut pgn = open_pgn(options)?;
-    let log = EngineLog::open(options.log.as_deref(), options.resume)?;
     let venue = Venue::here_and_now();
     let stop = AtomicBool::new(
         sprt.as_ref()
@@ -119,21 +139,15 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         }
         drop(tx);
         for record in rx {
-            if failure.is_some() {
+            // After Ctrl-C, games end because their engines were killed: not recorded.
+            if failure.is_some() || signals::interrupted() {
                 continue;
             }
-            let written = state.append(&record.report).and_then(|()| {
-                if let Some((file, path)) = pgn.as_mut() {
-                    file.write_all(write_game(&record, &venue).as_bytes())
-                        .map_err(|e| {
-                            format!(
-                                "--pgn {}: cannot write it ({e}); expected a writable file",
-                                path.display()
-                            )
-                        })?;
-                }
-                Ok(())
-            });
+            let text = write_game(&record, &venue);
+            // The state first: it is the source of truth, and --resume rebuilds the PGN from it.
+            let written = state
+                .append(&record.report, &text)
+                .and_then(|()| pgn.as_mut().map_or(Ok(()), |pgn| pgn.append(&text)));
             if let Err(e) = written {
                 failure = Some(e);
                 stop.store(true, Ordering::SeqCst);
@@ -157,29 +171,15 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     if let Some(path) = &options.json {
         summary.save(path)?;
     }
-    Ok(Finished {
-        table: table(&standings, games.len(), sprt.as_ref()),
-    })
-}
-
-/// The PGN file, appended to when resuming.
-fn open_pgn(options: &RunOptions) -> Result<Option<(File, PathBuf)>, String> {
-    let Some(path) = &options.pgn else {
-        return Ok(None);
-    };
-    let file = OpenOptions::new()
-        .create(true)
-        .write(true)
-        .append(options.resume)
-        .truncate(!options.resume)
-        .open(path)
-        .map_err(|e| {
-            format!(
-                "--pgn {}: cannot open it ({e}); expected a writable file path",
-                path.display()
-            )
-        })?;
-    Ok(Some((file, path.clone())))
+    let table = table(&standings, games.len(), sprt.as_ref());
+    if signals::interrupted() {
+        return Err(ArenaError::Interrupted {
+            table,
+            saved: reports.len(),
+            scheduled: games.len(),
+        });
+    }
+    Ok(Finished { table })
 }
 
 /// One worker: takes the next game from the queue until it is empty or the match stops.
@@ -197,7 +197,7 @@ fn worker(
         .iter()
         .map(|spec| Some(make_player(spec, settings.seed, log)))
         .collect();
-    while !stop.load(Ordering::SeqCst) {
+    while !stop.load(Ordering::SeqCst) && !signals::interrupted() {
         let Some(game) = queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front() else {
             break;
         };

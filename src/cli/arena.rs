@@ -10,7 +10,7 @@ use clap::{ArgAction, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use crate::arena::config::parse_engines;
 use crate::arena::error::ArenaError;
 use crate::arena::merge::merge;
-use crate::arena::mock::{MockBehaviour, run_mock};
+use crate::arena::mock::{FloodAt, MockBehaviour, run_mock};
 use crate::arena::openings::OpeningSpec;
 use crate::arena::schedule::{Format, Shard};
 use crate::arena::settings::{Settings, SprtSettings};
@@ -109,6 +109,9 @@ pub struct RunArgs {
     /// Continue the interrupted tournament saved in the state file (same arguments otherwise).
     #[arg(long)]
     pub resume: bool,
+    /// Start over even if the state file holds finished games of an earlier run.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
     /// Play only the K-th of N deterministic shares of the schedule (pairs stay whole).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -165,6 +168,30 @@ pub struct MockArgs {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Flood `info` lines instead of answering: `ugi`, or a move number.
+    #[arg(long, value_name = "ugi|N")]
+    pub flood: Option<String>,
+    /// Answer every `go` with two `bestmove` lines.
+    #[arg(long)]
+    pub double_bestmove: bool,
+    /// Follow every `readyok` with an unrequested `bestmove`.
+    #[arg(long)]
+    pub early_bestmove: bool,
+    /// Print blank lines, unknown `info` fields and `bestmove X ponder Y`.
+    #[arg(long)]
+    pub extras: bool,
+    /// Print a line longer than the arena accepts at this move.
+    #[arg(long, value_name = "N")]
+    pub long_line_at: Option<u32>,
+    /// Leave behind a child ignoring SIGTERM that appends its pid to this file.
+    #[arg(long, value_name = "FILE")]
+    pub grandchild: Option<PathBuf>,
+    /// Be such a child: ignore SIGTERM and sleep.
+    #[arg(long)]
+    pub linger: bool,
+    /// Flood `info` lines instead of exiting at `quit`.
+    #[arg(long)]
+    pub flood_at_quit: bool,
 }
 
 /// Runs the arena binary.
@@ -186,7 +213,16 @@ pub fn arena_main() -> ExitCode {
             super::arena_stats::run(&args).map(|report| print!("{report}"))
         }
         Some(ArenaCommand::Merge(args)) => run_merge(&args).map_err(|e| e.to_string()),
-        None => run_tournament(&cli.run).map_err(|e| e.to_string()),
+        None => match run_tournament(&cli.run) {
+            Err(e @ ArenaError::Interrupted { .. }) => {
+                if let ArenaError::Interrupted { table, .. } = &e {
+                    print!("{table}");
+                }
+                eprintln!("slimetrail-arena: {e}");
+                return ExitCode::from(signals::INTERRUPTED_EXIT_CODE as u8);
+            }
+            other => other.map_err(|e| e.to_string()),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -199,6 +235,17 @@ pub fn arena_main() -> ExitCode {
 
 /// The mock engine.
 fn mock(args: &MockArgs) -> ExitCode {
+    let flood = match args.flood.as_deref() {
+        None => None,
+        Some("ugi") => Some(FloodAt::Handshake),
+        Some(n) => match n.parse() {
+            Ok(n) => Some(FloodAt::Move(n)),
+            Err(_) => {
+                eprintln!("mock-engine: --flood {n}: expected `ugi` or a move number");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
     let behaviour = MockBehaviour {
         crash_at: args.crash_at,
         hang_at: args.hang_at,
@@ -210,6 +257,14 @@ fn mock(args: &MockArgs) -> ExitCode {
         pid_file: args.pid_file.clone(),
         move_delay: args.move_delay.map(Duration::from_millis),
         seed: args.seed,
+        flood,
+        double_bestmove: args.double_bestmove,
+        early_bestmove: args.early_bestmove,
+        extras: args.extras,
+        long_line_at: args.long_line_at,
+        grandchild: args.grandchild.clone(),
+        linger: args.linger,
+        flood_at_quit: args.flood_at_quit,
     };
     ExitCode::from(run_mock(&behaviour) as u8)
 }
@@ -333,6 +388,7 @@ fn run_tournament(args: &RunArgs) -> Result<(), ArenaError> {
         log: args.log.clone(),
         state,
         resume: args.resume,
+        force: args.force,
         progress: !args.quiet,
     };
     signals::install();

@@ -137,3 +137,74 @@ pub fn games(summary: &serde_json::Value) -> Vec<serde_json::Value> {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// Runs the arena with `args` in `dir`, killing it and failing if it runs longer than
+/// `seconds` (a hang under test; the limit is generous for a loaded machine).
+pub fn run_within(dir: &TempDir, args: &[String], seconds: u64) -> Output {
+    let mut child = arena(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "the arena ran for more than {seconds} s: it hangs; stderr: {}",
+                text(&output.stderr).chars().take(2000).collect::<String>()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Kills (with SIGKILL) whichever of `pids` still run, and returns them.
+pub fn kill_survivors(pids: &[i32]) -> Vec<i32> {
+    std::thread::sleep(Duration::from_millis(200));
+    let survivors: Vec<i32> = pids.iter().copied().filter(|&p| alive(p)).collect();
+    for &pid in &survivors {
+        // SAFETY: a plain signal to a test process left behind.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    survivors
+}
+
+/// The complete lines of a state file after its header.
+pub fn state_games(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// The game numbers (from the `Round` tag `r.n`, n from 1) of the records of a PGN file,
+/// in file order; panics on a record that is not whole.
+pub fn pgn_numbers(path: &Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut numbers = Vec::new();
+    for record in text.split("\n\n[Event ").filter(|r| !r.trim().is_empty()) {
+        let round = record
+            .split("[Round \"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap_or_else(|| panic!("a record without a Round tag: {record}"));
+        let n: u64 = round.split('.').nth(1).unwrap().parse().unwrap();
+        let result = record.trim_end().rsplit(' ').next().unwrap_or("");
+        assert!(
+            ["1-0", "0-1"].contains(&result.rsplit('\n').next().unwrap_or("")),
+            "a record that is not whole: {record}"
+        );
+        numbers.push(n - 1);
+    }
+    assert!(
+        text.is_empty() || text.ends_with("\n\n"),
+        "the PGN does not end with a whole record"
+    );
+    numbers
+}
