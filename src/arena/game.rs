@@ -12,6 +12,7 @@ use super::player::{Fault, FaultKind, Player, Turn};
 use crate::board::{Outcome, Position, Side, Square, WinReason};
 
 /// Why a game ended.
+/// Written everywhere (tables, PGN, JSON) in one spelling: `goal-reached`, `no-legal-move`, ….
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "kebab-case")]
 pub enum Termination {
@@ -43,14 +44,14 @@ impl Termination {
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Termination::GoalReached => "goal reached",
-            Termination::NoLegalMove => "no legal move",
-            Termination::TimeForfeit => "time forfeit",
-            Termination::IllegalMove => "illegal move",
+            Termination::GoalReached => "goal-reached",
+            Termination::NoLegalMove => "no-legal-move",
+            Termination::TimeForfeit => "time-forfeit",
+            Termination::IllegalMove => "illegal-move",
             Termination::Crash => "crash",
             Termination::Hang => "hang",
-            Termination::Garbage => "garbage output",
-            Termination::Startup => "start-up failure",
+            Termination::Garbage => "garbage",
+            Termination::Startup => "startup",
         })
     }
 }
@@ -76,6 +77,12 @@ pub struct GameReport {
     pub plies: usize,
     /// The opening moves, `-` when none.
     pub opening: String,
+    /// The position the game started from, as a position string.
+    #[serde(default)]
+    pub start: String,
+    /// Every move from `start`, opening moves first.
+    #[serde(default)]
+    pub moves: Vec<String>,
 }
 
 impl GameReport {
@@ -112,8 +119,8 @@ pub struct GameRecord {
     pub moves: Vec<MoveRecord>,
     /// How many of the moves came from the opening.
     pub opening_plies: usize,
-    /// The limits as written in the `TimeControl` tag.
-    pub time_control: String,
+    /// The limits of player 1 and player 2, for the `TimeControl` and `SearchLimits` tags.
+    pub limits: [SearchLimits; 2],
 }
 
 /// What identifies a game in the schedule.
@@ -152,6 +159,8 @@ pub fn play_game(
     let mut position = opening.position();
     let mut clocks: [Option<Duration>; 2] = [0, 1].map(|i| limits[i].clock.map(|c| c.base));
     let mut faulty = [false, false];
+    // Moves each player has chosen itself, for clocks with moves per period.
+    let mut own_moves = [0u32; 2];
 
     let mut ending = None;
     for (i, player) in players.iter_mut().enumerate() {
@@ -186,6 +195,7 @@ pub fn play_game(
             position: &position,
             clocks,
             increments: [0, 1].map(|i| limits[i].clock.map_or(Duration::ZERO, |c| c.increment)),
+            moves_to_go: limits[i].clock.and_then(|c| c.moves_to_go(own_moves[i])),
             limits: limits[i],
         };
         let reply = match players[i].think(&turn) {
@@ -205,8 +215,12 @@ pub fn play_game(
             ));
             break;
         }
+        own_moves[i] += 1;
         if let (Some(left), Some(clock)) = (clocks[i].as_mut(), limits[i].clock) {
             *left = left.saturating_sub(reply.elapsed) + clock.increment;
+            if clock.period_ends(own_moves[i]) {
+                *left += clock.base;
+            }
         }
         let square = match reply.square.map(|name| position.size().resolve(name)) {
             None => Err(format!(
@@ -241,11 +255,6 @@ pub fn play_game(
     }
     let (winner, termination, detail) =
         ending.unwrap_or((Side::One, Termination::NoLegalMove, String::new()));
-    let time_control = if limits[0] == limits[1] {
-        limits[0].describe()
-    } else {
-        format!("{} / {}", limits[0].describe(), limits[1].describe())
-    };
     GameRecord {
         report: GameReport {
             number: slot.number,
@@ -257,11 +266,16 @@ pub fn play_game(
             detail,
             plies: moves.len(),
             opening: opening.describe(),
+            start: opening.start.to_string(),
+            moves: moves
+                .iter()
+                .map(|m| opening.start.name(m.square))
+                .collect(),
         },
         start: opening.start,
         opening_plies: opening.moves.len(),
         moves,
-        time_control,
+        limits: [limits[0].clone(), limits[1].clone()],
     }
 }
 
@@ -426,7 +440,7 @@ mod tests {
             record.report.detail
         );
         assert_eq!(a.finished_faulty, Some(true));
-        assert_eq!(record.time_control, "0.1+0.01");
+        assert_eq!(record.limits[0].clock.unwrap().to_string(), "0.1+0.01");
     }
 
     #[test]

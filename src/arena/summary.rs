@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ArenaError;
 use super::game::{GameReport, Termination};
+use super::json_game::GameEntry;
 use super::settings::Settings;
 use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, format_margin};
 
@@ -279,7 +280,8 @@ pub struct Row {
 impl Row {
     fn new(name: String, tally: &Tally) -> Row {
         let elo = tally.elo();
-        let finite = |x: f64| x.is_finite().then_some(x);
+        // Adding zero turns -0.0 into 0.0.
+        let finite = |x: f64| x.is_finite().then_some(x + 0.0);
         Row {
             name,
             games: tally.games(),
@@ -307,9 +309,15 @@ pub struct SprtSummary {
     pub decision: String,
 }
 
-/// The JSON summary for scripts; also what `merge` reads.
+/// The version of the JSON summary's schema (`scripts/arena-json.md`).
+pub const SUMMARY_VERSION: u32 = 2;
+
+/// The JSON summary for scripts; also what `merge` reads. Its schema is documented in
+/// `scripts/arena-json.md`.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct Summary {
+    /// The schema version, [`SUMMARY_VERSION`].
+    pub version: u32,
     /// The event name.
     pub event: String,
     /// What defines the schedule.
@@ -323,16 +331,17 @@ pub struct Summary {
     /// Per pairing.
     pub pairings: Vec<Row>,
     /// Games per termination.
-    pub terminations: BTreeMap<String, usize>,
+    pub terminations: BTreeMap<Termination, usize>,
     /// The SPRT, when one was run.
     pub sprt: Option<SprtSummary>,
     /// Every game, by number.
-    pub games: Vec<GameReport>,
+    pub games: Vec<GameEntry>,
 }
 
 impl Summary {
-    /// The summary of `reports` under `settings`.
+    /// The summary of `reports` under `settings`, for the event named `event`.
     pub fn new(
+        event: &str,
         settings: &Settings,
         scheduled: usize,
         reports: &[GameReport],
@@ -356,7 +365,8 @@ impl Summary {
             }
         });
         Ok(Summary {
-            event: super::pgn::EVENT.to_string(),
+            version: SUMMARY_VERSION,
+            event: event.to_string(),
             settings: settings.clone(),
             games_scheduled: scheduled,
             games_played: games.len(),
@@ -368,14 +378,21 @@ impl Summary {
                 .iter()
                 .map(|(&(a, b), t)| Row::new(format!("{} vs {}", names[a], names[b]), t))
                 .collect(),
-            terminations: standings
-                .terminations()
-                .iter()
-                .map(|(t, n)| (t.to_string(), *n))
-                .collect(),
+            terminations: standings.terminations().clone(),
             sprt,
-            games,
+            games: games.iter().map(GameEntry::new).collect(),
         })
+    }
+
+    /// The games as the arena keeps them (numbered from 0).
+    pub fn reports(&self) -> Result<Vec<GameReport>, String> {
+        self.games
+            .iter()
+            .map(|g| {
+                g.report()
+                    .ok_or_else(|| "a game numbered 0; expected numbers from 1".to_string())
+            })
+            .collect()
     }
 
     /// Writes the summary as pretty JSON.
@@ -406,6 +423,8 @@ mod tests {
             detail: String::new(),
             plies: 10,
             opening: "-".to_string(),
+            start: String::new(),
+            moves: Vec::new(),
         }
     }
 
@@ -455,6 +474,6 @@ mod tests {
         assert!(text.contains("weak vs strong"), "{text}");
         assert!(text.contains("15.0%") && text.contains("85.0%"), "{text}");
         assert!(text.contains("7/0/3/0/0"), "{text}");
-        assert!(text.contains("Terminations: goal reached 20"), "{text}");
+        assert!(text.contains("Terminations: goal-reached 20"), "{text}");
     }
 }

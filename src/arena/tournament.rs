@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use super::error::ArenaError;
 use super::game::{GameRecord, GameReport, GameSlot, play_game};
 use super::openings::OpeningBook;
-use super::pgn::{Venue, write_game};
+use super::pgn::{Comments, Venue, write_game};
 use super::player::{Player, make_player};
 use super::process::EngineLog;
 use super::schedule::ScheduledGame;
@@ -36,6 +36,10 @@ pub struct RunOptions {
     pub concurrency: usize,
     /// The PGN file.
     pub pgn: Option<PathBuf>,
+    /// Whether PGN records carry the engines' comments.
+    pub pgn_comments: Comments,
+    /// The event name of the records and the summary.
+    pub event: String,
     /// The JSON summary.
     pub json: Option<PathBuf>,
     /// The log of engine stderr and process events.
@@ -95,7 +99,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     }
     let mut pgn = open_pgn(options)?;
     let log = EngineLog::open(options.log.as_deref(), options.resume)?;
-    let venue = Venue::here_and_now();
+    let venue = Venue::here_and_now(&options.event);
     let stop = AtomicBool::new(
         sprt.as_ref()
             .is_some_and(|s| s.decision(&standings.first_pairing()).is_final()),
@@ -124,7 +128,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
             }
             let written = state.append(&record.report).and_then(|()| {
                 if let Some((file, path)) = pgn.as_mut() {
-                    file.write_all(write_game(&record, &venue).as_bytes())
+                    file.write_all(write_game(&record, &venue, options.pgn_comments).as_bytes())
                         .map_err(|e| {
                             format!(
                                 "--pgn {}: cannot write it ({e}); expected a writable file",
@@ -153,7 +157,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     if let Some(e) = failure {
         return Err(ArenaError::Described(e));
     }
-    let summary = Summary::new(settings, games.len(), &reports)?;
+    let summary = Summary::new(&options.event, settings, games.len(), &reports)?;
     if let Some(path) = &options.json {
         summary.save(path)?;
     }

@@ -12,6 +12,7 @@ use crate::arena::error::ArenaError;
 use crate::arena::merge::merge;
 use crate::arena::mock::{MockBehaviour, run_mock};
 use crate::arena::openings::OpeningSpec;
+use crate::arena::pgn::{Comments, EVENT};
 use crate::arena::schedule::{Format, Shard};
 use crate::arena::settings::{Settings, SprtSettings};
 use crate::arena::summary::{Summary, table};
@@ -93,9 +94,12 @@ pub struct RunArgs {
     /// Start square for move-list and random openings.
     #[arg(long, value_name = "SQ")]
     pub start: Option<SquareName>,
-    /// Game records, PGN style.
-    #[arg(long, value_name = "FILE")]
-    pub pgn: Option<PathBuf>,
+    /// Game records in PGN; `--pgn FILE min` writes them without the engines' comments.
+    #[arg(long, value_name = "FILE [min]", num_args = 1..=2)]
+    pub pgn: Option<Vec<String>>,
+    /// The event name in the records and the JSON summary.
+    #[arg(long, value_name = "NAME", default_value = EVENT)]
+    pub event: String,
     /// JSON summary for scripts.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -218,9 +222,9 @@ fn mock(args: &MockArgs) -> ExitCode {
 fn run_merge(args: &MergeArgs) -> Result<(), ArenaError> {
     let (settings, games) = merge(&args.files)?;
     let scheduled = settings.schedule().len();
-    let summary = Summary::new(&settings, scheduled, &games)?;
+    let summary = Summary::new(EVENT, &settings, scheduled, &games)?;
     let mut standings = Standings::new(settings.engines.iter().map(|e| e.name.clone()).collect());
-    for g in &summary.games {
+    for g in &games {
         standings.add(g);
     }
     print!(
@@ -267,6 +271,19 @@ fn default_match(each: &[String]) -> Result<(Vec<Vec<String>>, Vec<String>), Str
     }
     shared.extend(each.iter().cloned());
     Ok((engines, shared))
+}
+
+/// The PGN file and whether its records carry comments, from `--pgn FILE [min]`.
+fn pgn_args(words: Option<&[String]>) -> Result<(Option<PathBuf>, Comments), ArenaError> {
+    match words {
+        None => Ok((None, Comments::Full)),
+        Some([file]) => Ok((Some(PathBuf::from(file)), Comments::Full)),
+        Some([file, min]) if min == "min" => Ok((Some(PathBuf::from(file)), Comments::Minimal)),
+        Some(other) => Err(ArenaError::Described(format!(
+            "--pgn {}: expected a file name, optionally followed by `min` for records without comments",
+            other.join(" ")
+        ))),
+    }
 }
 
 /// A tournament from the command line.
@@ -326,9 +343,12 @@ fn run_tournament(args: &RunArgs) -> Result<(), ArenaError> {
         None if is_default => DEFAULT_MATCH_CONCURRENCY,
         None => 1,
     };
+    let (pgn, pgn_comments) = pgn_args(args.pgn.as_deref())?;
     let options = RunOptions {
         concurrency,
-        pgn: args.pgn.clone(),
+        pgn,
+        pgn_comments,
+        event: args.event.clone(),
         json: args.json.clone(),
         log: args.log.clone(),
         state,
