@@ -10,7 +10,7 @@ use super::error::ArenaError;
 use super::game::{GameReport, Termination};
 use super::json_game::GameEntry;
 use super::settings::Settings;
-use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, format_margin};
+use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally};
 
 /// Running results of a tournament, updated game by game.
 #[derive(Clone, Debug)]
@@ -122,26 +122,20 @@ impl Standings {
         total
     }
 
-    /// The first engine's results against the second: what SPRT tests.
+    /// The first engine's results against the second.
     pub fn first_pairing(&self) -> Tally {
         self.pairings().get(&(0, 1)).copied().unwrap_or_default()
+    }
+
+    /// The first engine's complete game pairs against the second: what the SPRT tests, so
+    /// that its decisions come only at pair boundaries.
+    pub fn first_pairing_pairs(&self) -> Tally {
+        self.pairs.get(&(0, 1)).copied().unwrap_or_default()
     }
 
     /// Game counts per termination.
     pub fn terminations(&self) -> &BTreeMap<Termination, usize> {
         &self.terminations
-    }
-}
-
-/// An Elo figure with its sign: `+40.70`, `-3.10`, `+inf`.
-pub fn signed_elo(elo: f64) -> String {
-    if elo.is_finite() {
-        // Adding zero turns -0.0 into +0.0.
-        format!("{:+.2}", elo + 0.0)
-    } else if elo > 0.0 {
-        "+inf".to_string()
-    } else {
-        "-inf".to_string()
     }
 }
 
@@ -152,7 +146,7 @@ fn figures(tally: &Tally) -> String {
         .map_or("-".to_string(), |s| format!("{:.1}%", s * 100.0));
     let (elo, los) = match tally.elo() {
         Some(e) => (
-            format!("{} ± {}", signed_elo(e.elo), format_margin(e.margin95)),
+            e.describe("±", true),
             format!("{:.1}%", e.los_percent()),
         ),
         None => ("-".to_string(), "-".to_string()),
@@ -168,15 +162,25 @@ fn figures(tally: &Tally) -> String {
     )
 }
 
-/// The SPRT state of a tally: LLR, bounds and decision.
-pub fn sprt_line(sprt: &Sprt, tally: &Tally) -> String {
-    let llr = sprt.llr(tally);
+/// The SPRT state of the complete pairs in `pairs`: their counts, LLR, bounds and decision,
+/// every figure reproducible with `stats --penta …` from the printed counts; `None` before
+/// the first pair is complete (a per-game LLR would mean something else).
+pub fn sprt_line(sprt: &Sprt, pairs: &Tally) -> Option<String> {
+    if pairs.pairs() == 0 {
+        return None;
+    }
+    let llr = sprt.llr_pentanomial(pairs);
     let (lower, upper) = sprt.bounds();
     let decision = match sprt.decide(llr) {
         SprtDecision::Continue => "continue".to_string(),
         d => d.to_string(),
     };
-    format!("LLR {llr:.2} ({lower:.2}, {upper:.2}) [{sprt}]: {decision}")
+    let penta: Vec<String> = pairs.penta.iter().map(u64::to_string).collect();
+    Some(format!(
+        "LLR {llr:.2} ({lower:.2}, {upper:.2}) over {} pairs {} [{sprt}]: {decision}",
+        pairs.pairs(),
+        penta.join(",")
+    ))
 }
 
 /// The final table, as printed on stdout.
@@ -243,13 +247,9 @@ pub fn table(standings: &Standings, scheduled: usize, sprt: Option<&Sprt>) -> St
         let _ = writeln!(out, "\nTerminations: {}", ends.join(", "));
     }
     if let Some(sprt) = sprt {
-        let _ = writeln!(
-            out,
-            "SPRT {} vs {}: {}",
-            names[0],
-            names[1],
-            sprt_line(sprt, &standings.first_pairing())
-        );
+        let line = sprt_line(sprt, &standings.first_pairing_pairs())
+            .unwrap_or_else(|| "no game pair complete yet".to_string());
+        let _ = writeln!(out, "SPRT {} vs {}: {line}", names[0], names[1]);
     }
     out
 }
@@ -267,10 +267,14 @@ pub struct Row {
     pub losses: u64,
     /// Fraction of points scored, 0..=1.
     pub score: Option<f64>,
-    /// Elo difference; absent when infinite.
+    /// Elo difference; `null` when infinite (a perfect or a zero score).
     pub elo: Option<f64>,
-    /// Half-width of the 95 % interval; absent when unbounded.
+    /// Half-width of the 95 % interval; `null` when one end is unbounded.
     pub elo_margin95: Option<f64>,
+    /// Lower end of the 95 % interval; `null` when unbounded.
+    pub elo_lower95: Option<f64>,
+    /// Upper end of the 95 % interval; `null` when unbounded.
+    pub elo_upper95: Option<f64>,
     /// Likelihood of superiority, 0..=1.
     pub los: Option<f64>,
     /// Pair counts `[LL, LD, DD+WL, WD, WW]`.
@@ -290,6 +294,8 @@ impl Row {
             score: tally.score(),
             elo: elo.and_then(|e| finite(e.elo)),
             elo_margin95: elo.and_then(|e| finite(e.margin95)),
+            elo_lower95: elo.and_then(|e| finite(e.lower95)),
+            elo_upper95: elo.and_then(|e| finite(e.upper95)),
             los: elo.map(|e| e.los),
             pentanomial: tally.penta,
         }
@@ -301,6 +307,9 @@ impl Row {
 pub struct SprtSummary {
     /// The test, as `elo0=… elo1=… alpha=… beta=… model=…`.
     pub test: String,
+    /// The complete pairs of the first engine against the second that the LLR is over,
+    /// `[LL, LD, DD+WL, WD, WW]`.
+    pub pentanomial: [u64; 5],
     /// The log-likelihood ratio.
     pub llr: f64,
     /// Lower and upper bound.
@@ -354,11 +363,12 @@ impl Summary {
             standings.add(g);
         }
         let sprt = settings.sprt()?.map(|sprt| {
-            let tally = standings.first_pairing();
-            let llr = sprt.llr(&tally);
+            let tally = standings.first_pairing_pairs();
+            let llr = sprt.llr_pentanomial(&tally);
             let (lower, upper) = sprt.bounds();
             SprtSummary {
                 test: sprt.to_string(),
+                pentanomial: tally.penta,
                 llr,
                 bounds: [lower, upper],
                 decision: sprt.decide(llr).to_string(),

@@ -22,8 +22,7 @@ use super::schedule::ScheduledGame;
 use super::settings::Settings;
 use super::state::StateFile;
 use super::stats::Sprt;
-use super::summary::{Standings, Summary, signed_elo, sprt_line, table};
-use crate::arena::stats::format_margin;
+use super::summary::{Standings, Summary, sprt_line, table};
 
 /// How often the progress line is redrawn on a terminal, and printed otherwise.
 const PROGRESS_TTY: Duration = Duration::from_millis(100);
@@ -100,22 +99,24 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     let mut pgn = open_pgn(options)?;
     let log = EngineLog::open(options.log.as_deref(), options.resume)?;
     let venue = Venue::here_and_now(&options.event);
-    let stop = AtomicBool::new(
-        sprt.as_ref()
-            .is_some_and(|s| s.decision(&standings.first_pairing()).is_final()),
-    );
+    let stop = AtomicBool::new(false);
+    // Once the SPRT has decided, pairs already begun are finished, and no new pair begins.
+    let decided = AtomicBool::new(sprt_decided(sprt.as_ref(), &standings));
+    let begun: HashSet<usize> = reports.iter().map(|r| r.pair).collect();
     let workers = options.concurrency.max(1).min(queue.len());
-    let queue = Mutex::new(queue);
+    let queue = Mutex::new(Queue { games: queue, begun });
     let mut progress = Progress::new(options.progress, games.len());
     let mut failure = None;
     thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<GameRecord>();
         for w in 0..workers {
             let tx = tx.clone();
-            let (queue, stop, book, log) = (&queue, &stop, &book, &log);
+            let (queue, stop, decided, book, log) = (&queue, &stop, &decided, &book, &log);
             let spawned = thread::Builder::new()
                 .name(format!("arena-worker-{w}"))
-                .spawn_scoped(scope, move || worker(settings, book, queue, stop, &tx, log));
+                .spawn_scoped(scope, move || {
+                    worker(settings, book, queue, [stop, decided], &tx, log)
+                });
             if let Err(e) = spawned {
                 failure = Some(format!("cannot start a worker thread: {e}"));
                 stop.store(true, Ordering::SeqCst);
@@ -145,10 +146,8 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
             }
             standings.add(&record.report);
             reports.push(record.report);
-            if let Some(sprt) = &sprt {
-                if sprt.decision(&standings.first_pairing()).is_final() {
-                    stop.store(true, Ordering::SeqCst);
-                }
+            if sprt_decided(sprt.as_ref(), &standings) {
+                decided.store(true, Ordering::SeqCst);
             }
             progress.show(&standings, sprt.as_ref(), false);
         }
@@ -164,6 +163,32 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     Ok(Finished {
         table: table(&standings, games.len(), sprt.as_ref()),
     })
+}
+
+/// Whether the SPRT, if any, has crossed a bound over the complete pairs.
+fn sprt_decided(sprt: Option<&Sprt>, standings: &Standings) -> bool {
+    let pairs = standings.first_pairing_pairs();
+    sprt.is_some_and(|s| pairs.pairs() > 0 && s.decide(s.llr_pentanomial(&pairs)).is_final())
+}
+
+/// The games still to play, and the pairs of which a game has been handed out or played.
+struct Queue {
+    games: VecDeque<ScheduledGame>,
+    begun: HashSet<usize>,
+}
+
+impl Queue {
+    /// The next game; once `decided`, only the second game of a pair already begun.
+    fn next(&mut self, decided: bool) -> Option<ScheduledGame> {
+        let index = if decided {
+            self.games.iter().position(|g| self.begun.contains(&g.pair))?
+        } else {
+            0
+        };
+        let game = self.games.remove(index)?;
+        self.begun.insert(game.pair);
+        Some(game)
+    }
 }
 
 /// The PGN file, appended to when resuming.
@@ -190,8 +215,8 @@ fn open_pgn(options: &RunOptions) -> Result<Option<(File, PathBuf)>, String> {
 fn worker(
     settings: &Settings,
     book: &OpeningBook,
-    queue: &Mutex<VecDeque<ScheduledGame>>,
-    stop: &AtomicBool,
+    queue: &Mutex<Queue>,
+    [stop, decided]: [&AtomicBool; 2],
     tx: &mpsc::Sender<GameRecord>,
     log: &EngineLog,
 ) {
@@ -202,7 +227,11 @@ fn worker(
         .map(|spec| Some(make_player(spec, settings.seed, log)))
         .collect();
     while !stop.load(Ordering::SeqCst) {
-        let Some(game) = queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front() else {
+        let next = queue
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .next(decided.load(Ordering::SeqCst));
+        let Some(game) = next else {
             break;
         };
         let [a, b] = game.engines;
@@ -289,15 +318,11 @@ pub fn progress_line(standings: &Standings, total: usize, sprt: Option<&Sprt>) -
         line.push_str(&format!(" ({:.1}%)", score * 100.0));
     }
     if let Some(e) = tally.elo() {
-        line.push_str(&format!(
-            " Elo {} ± {}",
-            signed_elo(e.elo),
-            format_margin(e.margin95)
-        ));
+        line.push_str(&format!(" Elo {}", e.describe("±", true)));
     }
-    if let Some(sprt) = sprt {
+    if let Some(text) = sprt.and_then(|s| sprt_line(s, &standings.first_pairing_pairs())) {
         line.push(' ');
-        line.push_str(&sprt_line(sprt, &standings.first_pairing()));
+        line.push_str(&text);
     }
     line
 }
