@@ -5,12 +5,11 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
-use std::time::{Duration, Instant};
 
 use super::error::ArenaError;
 use super::game::{GameRecord, GameReport, GameSlot, play_game};
@@ -22,11 +21,10 @@ use super::schedule::ScheduledGame;
 use super::settings::Settings;
 use super::state::StateFile;
 use super::stats::Sprt;
-use super::summary::{Standings, Summary, sprt_line, table};
+use super::progress::Progress;
+use super::summary::{Standings, Summary, table};
+use super::traffic::TrafficLog;
 
-/// How often the progress line is redrawn on a terminal, and printed otherwise.
-const PROGRESS_TTY: Duration = Duration::from_millis(100);
-const PROGRESS_PLAIN: Duration = Duration::from_secs(2);
 
 /// Where a tournament writes, and how many games it plays at once.
 #[derive(Clone, Debug)]
@@ -43,6 +41,10 @@ pub struct RunOptions {
     pub json: Option<PathBuf>,
     /// The log of engine stderr and process events.
     pub log: Option<PathBuf>,
+    /// The log of every protocol line to and from every engine.
+    pub protocol_log: Option<PathBuf>,
+    /// A line on stderr per finished game.
+    pub show_games: bool,
     /// The state file.
     pub state: PathBuf,
     /// Continue from the state file instead of starting over.
@@ -97,7 +99,8 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         standings.add(r);
     }
     let mut pgn = open_pgn(options)?;
-    let log = EngineLog::open(options.log.as_deref(), options.resume)?;
+    let traffic = TrafficLog::open(options.protocol_log.as_deref(), options.resume)?;
+    let log = EngineLog::open(options.log.as_deref(), options.resume)?.with_traffic(traffic);
     let venue = Venue::here_and_now(&options.event);
     let stop = AtomicBool::new(false);
     // Once the SPRT has decided, pairs already begun are finished, and no new pair begins.
@@ -105,7 +108,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     let begun: HashSet<usize> = reports.iter().map(|r| r.pair).collect();
     let workers = options.concurrency.max(1).min(queue.len());
     let queue = Mutex::new(Queue { games: queue, begun });
-    let mut progress = Progress::new(options.progress, games.len());
+    let mut progress = Progress::new(options.progress, options.show_games, games.len());
     let mut failure = None;
     thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<GameRecord>();
@@ -145,6 +148,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
                 continue;
             }
             standings.add(&record.report);
+            progress.finished(&record.report, standings.games());
             reports.push(record.report);
             if sprt_decided(sprt.as_ref(), &standings) {
                 decided.store(true, Ordering::SeqCst);
@@ -252,77 +256,4 @@ fn worker(
             break;
         }
     }
-}
-
-/// The live progress line on stderr.
-struct Progress {
-    enabled: bool,
-    tty: bool,
-    total: usize,
-    last: Option<Instant>,
-}
-
-impl Progress {
-    fn new(enabled: bool, total: usize) -> Progress {
-        Progress {
-            enabled,
-            tty: std::io::stderr().is_terminal(),
-            total,
-            last: None,
-        }
-    }
-
-    /// Redraws the line if it is due (always when `last`).
-    fn show(&mut self, standings: &Standings, sprt: Option<&Sprt>, last: bool) {
-        if !self.enabled {
-            return;
-        }
-        let every = if self.tty {
-            PROGRESS_TTY
-        } else {
-            PROGRESS_PLAIN
-        };
-        if !last && self.last.is_some_and(|t| t.elapsed() < every) {
-            return;
-        }
-        self.last = Some(Instant::now());
-        let line = progress_line(standings, self.total, sprt);
-        let mut err = std::io::stderr().lock();
-        let _ = if self.tty {
-            write!(err, "\r\x1b[2K{line}{}", if last { "\n" } else { "" })
-        } else {
-            writeln!(err, "{line}")
-        };
-        let _ = err.flush();
-    }
-}
-
-/// `[12/40] A vs B 7-5 (58.3%) Elo +58.45 ± 201.30 LLR 0.12 (-2.94, 2.94)`.
-pub fn progress_line(standings: &Standings, total: usize, sprt: Option<&Sprt>) -> String {
-    let names = standings.engines();
-    let (who, tally) = if names.len() == 2 {
-        (
-            format!("{} vs {}", names[0], names[1]),
-            standings.first_pairing(),
-        )
-    } else {
-        (format!("{} vs all", names[0]), standings.engine(0))
-    };
-    let mut line = format!(
-        "[{}/{total}] {who} {}-{}",
-        standings.games(),
-        tally.wins,
-        tally.losses
-    );
-    if let Some(score) = tally.score() {
-        line.push_str(&format!(" ({:.1}%)", score * 100.0));
-    }
-    if let Some(e) = tally.elo() {
-        line.push_str(&format!(" Elo {}", e.describe("±", true)));
-    }
-    if let Some(text) = sprt.and_then(|s| sprt_line(s, &standings.first_pairing_pairs())) {
-        line.push(' ');
-        line.push_str(&text);
-    }
-    line
 }
