@@ -218,16 +218,21 @@ fn inconsistent_pairs_are_reported_with_a_warning() {
 #[test]
 fn pair_counts_alone_are_enough() {
     // Fishtest users hold pentanomial counts only.
-    let out = stats(&[
-        "--penta", "2,0,27,0,66", "--elo0", "0", "--elo1", "5",
-    ]);
+    let out = stats(&["--penta", "2,0,27,0,66", "--elo0", "0", "--elo1", "5"]);
     assert!(field(&out, "games").contains("cannot be split"), "{out}");
-    assert!(field(&out, "elo").starts_with("n/a (the DD+WL pairs"), "{out}");
-    assert_eq!(field(&out, "pairs"), "95: LL 2, LD 0, DD+WL 27, WD 0, WW 66");
+    assert!(
+        field(&out, "elo").starts_with("n/a (the DD+WL pairs"),
+        "{out}"
+    );
+    assert_eq!(
+        field(&out, "pairs"),
+        "95: LL 2, LD 0, DD+WL 27, WD 0, WW 66"
+    );
     assert!(field(&out, "pair elo").starts_with("284.01 +/- "), "{out}");
     assert!(field(&out, "decision").ends_with("(from pairs)"), "{out}");
     assert!(
-        !out.lines().any(|l| l.get(..20).map(str::trim) == Some("llr")),
+        !out.lines()
+            .any(|l| l.get(..20).map(str::trim) == Some("llr")),
         "no per-game LLR without games: {out}"
     );
     // Without DD+WL pairs the games are known.
@@ -241,7 +246,10 @@ fn small_and_lopsided_samples_print_no_nonsense() {
     for (wins, losses) in [("1", "1"), ("2", "8"), ("0", "1"), ("30", "1")] {
         let out = stats(&["--wins", wins, "--losses", losses]);
         let elo = field(&out, "elo");
-        assert!(!elo.contains("inf") && !elo.contains("-0.00"), "{wins}-{losses}: {out}");
+        assert!(
+            !elo.contains("inf") && !elo.contains("-0.00"),
+            "{wins}-{losses}: {out}"
+        );
     }
     assert_eq!(
         field(&stats(&["--wins", "1", "--losses", "1"]), "elo"),
@@ -253,10 +261,16 @@ fn small_and_lopsided_samples_print_no_nonsense() {
     );
     let out = stats(&["--wins", "3", "--losses", "3", "--penta", "0,0,3,0,0"]);
     let pair = field(&out, "pair elo");
-    assert!(pair.starts_with("0.00 +/- ") && !pair.ends_with(" 0.00"), "{out}");
+    assert!(
+        pair.starts_with("0.00 +/- ") && !pair.ends_with(" 0.00"),
+        "{out}"
+    );
     assert_eq!(field(&out, "games"), "6: 3 wins, 0 draws, 3 losses");
     assert_eq!(
-        field(&stats(&["--wins", "1", "--losses", "1", "--draws", "1"]), "games"),
+        field(
+            &stats(&["--wins", "1", "--losses", "1", "--draws", "1"]),
+            "games"
+        ),
         "3: 1 win, 1 draw, 1 loss"
     );
 }

@@ -11,6 +11,7 @@ mod oracle;
 
 mod arena_cli;
 mod arena_faults;
+mod arena_records;
 mod arena_resume;
 mod arena_stats;
 mod cli_bench;

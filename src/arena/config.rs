@@ -221,8 +221,10 @@ impl Words {
                 }
                 "tc" => {
                     out.clock = Some(parse_clock(value).ok_or_else(|| {
-                        bad("seconds with an optional increment in seconds, such as tc=10+0.1, \
-                             optionally after moves per period, such as tc=40/60 or tc=40/60+0.5")
+                        bad(
+                            "seconds with an optional increment in seconds, such as tc=10+0.1, \
+                             optionally after moves per period, such as tc=40/60 or tc=40/60+0.5",
+                        )
                     })?)
                 }
                 "st" => {

@@ -267,10 +267,7 @@ pub fn play_game(
             plies: moves.len(),
             opening: opening.describe(),
             start: opening.start.to_string(),
-            moves: moves
-                .iter()
-                .map(|m| opening.start.name(m.square))
-                .collect(),
+            moves: moves.iter().map(|m| opening.start.name(m.square)).collect(),
         },
         start: opening.start,
         opening_plies: opening.moves.len(),
@@ -333,6 +330,7 @@ mod tests {
         name: String,
         answers: Vec<Result<Reply, Fault>>,
         finished_faulty: Option<bool>,
+        moves_to_go: Vec<Option<u32>>,
     }
 
     impl Player for Scripted {
@@ -342,7 +340,8 @@ mod tests {
         fn prepare(&mut self, _game: usize, _start: &Position) -> Result<(), Fault> {
             Ok(())
         }
-        fn think(&mut self, _turn: &Turn) -> Result<Reply, Fault> {
+        fn think(&mut self, turn: &Turn) -> Result<Reply, Fault> {
+            self.moves_to_go.push(turn.moves_to_go);
             self.answers.remove(0)
         }
         fn finish(&mut self, faulty: bool) {
@@ -364,6 +363,7 @@ mod tests {
             name: name.to_string(),
             answers,
             finished_faulty: None,
+            moves_to_go: Vec::new(),
         }
     }
 
@@ -441,6 +441,37 @@ mod tests {
         );
         assert_eq!(a.finished_faulty, Some(true));
         assert_eq!(record.limits[0].clock.unwrap().to_string(), "0.1+0.01");
+    }
+
+    #[test]
+    fn clocks_with_moves_per_period_get_their_base_time_again() {
+        // 1 move per 50 ms period: 45 ms moves never run out, though two of them exceed
+        // 50 ms, and each `go` is told one move is left in the period.
+        let limits = SearchLimits {
+            clock: crate::arena::config::parse_clock("1/0.05"),
+            time_margin: Duration::from_millis(5),
+            ..SearchLimits::default()
+        };
+        let mut a = scripted("a", vec![reply("c3", 45), reply("b3", 45), reply("a1", 45)]);
+        let mut b = scripted("b", vec![reply("c2", 45), reply("b2", 45)]);
+        let record = play_game(slot(), [&mut a, &mut b], [&limits, &limits], &opening());
+        assert_eq!(
+            record.report.termination,
+            Termination::GoalReached,
+            "{:?}",
+            record.report
+        );
+        assert_eq!(record.report.winner, 1);
+        assert_eq!(a.moves_to_go, [Some(1); 3]);
+        // 40 moves per period: the count goes down with the player's own moves.
+        let limits = SearchLimits {
+            clock: crate::arena::config::parse_clock("40/10"),
+            ..SearchLimits::default()
+        };
+        let mut a = scripted("a", vec![reply("c3", 1), reply("b3", 1), reply("a1", 1)]);
+        let mut b = scripted("b", vec![reply("c2", 1), reply("b2", 1)]);
+        play_game(slot(), [&mut a, &mut b], [&limits, &limits], &opening());
+        assert_eq!(a.moves_to_go, [Some(40), Some(39), Some(38)]);
     }
 
     #[test]

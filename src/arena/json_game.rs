@@ -40,7 +40,11 @@ impl GameEntry {
         let opening = if report.opening == "-" {
             Vec::new()
         } else {
-            report.opening.split_whitespace().map(str::to_string).collect()
+            report
+                .opening
+                .split_whitespace()
+                .map(str::to_string)
+                .collect()
         };
         GameEntry {
             number: report.number + 1,

@@ -224,7 +224,10 @@ mod tests {
         assert!(!line.contains("LLR"), "{line}");
         s.add(&report(1, ["b", "a"], 2));
         let line = progress_line(&s, 10, Some(&sprt), pace);
-        assert!(line.contains("LLR") && line.contains("over 1 pairs 0,0,0,0,1"), "{line}");
+        assert!(
+            line.contains("LLR") && line.contains("over 1 pairs 0,0,0,0,1"),
+            "{line}"
+        );
     }
 
     #[test]

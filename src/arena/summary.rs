@@ -10,7 +10,7 @@ use super::error::ArenaError;
 use super::game::{GameReport, Termination};
 use super::json_game::GameEntry;
 use super::settings::Settings;
-use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally};
+use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, two_decimals};
 
 /// Running results of a tournament, updated game by game.
 #[derive(Clone, Debug)]
@@ -145,10 +145,7 @@ fn figures(tally: &Tally) -> String {
         .score()
         .map_or("-".to_string(), |s| format!("{:.1}%", s * 100.0));
     let (elo, los) = match tally.elo() {
-        Some(e) => (
-            e.describe("±", true),
-            format!("{:.1}%", e.los_percent()),
-        ),
+        Some(e) => (e.describe("±", true), format!("{:.1}%", e.los_percent())),
         None => ("-".to_string(), "-".to_string()),
     };
     format!(
@@ -177,7 +174,10 @@ pub fn sprt_line(sprt: &Sprt, pairs: &Tally) -> Option<String> {
     };
     let penta: Vec<String> = pairs.penta.iter().map(u64::to_string).collect();
     Some(format!(
-        "LLR {llr:.2} ({lower:.2}, {upper:.2}) over {} pairs {} [{sprt}]: {decision}",
+        "LLR {} ({}, {}) over {} pairs {} [{sprt}]: {decision}",
+        two_decimals(llr),
+        two_decimals(lower),
+        two_decimals(upper),
         pairs.pairs(),
         penta.join(",")
     ))

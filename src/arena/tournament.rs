@@ -17,14 +17,13 @@ use super::openings::OpeningBook;
 use super::pgn::{Comments, Venue, write_game};
 use super::player::{Player, make_player};
 use super::process::EngineLog;
+use super::progress::Progress;
 use super::schedule::ScheduledGame;
 use super::settings::Settings;
 use super::state::StateFile;
 use super::stats::Sprt;
-use super::progress::Progress;
 use super::summary::{Standings, Summary, table};
 use super::traffic::TrafficLog;
-
 
 /// Where a tournament writes, and how many games it plays at once.
 #[derive(Clone, Debug)]
@@ -107,7 +106,10 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     let decided = AtomicBool::new(sprt_decided(sprt.as_ref(), &standings));
     let begun: HashSet<usize> = reports.iter().map(|r| r.pair).collect();
     let workers = options.concurrency.max(1).min(queue.len());
-    let queue = Mutex::new(Queue { games: queue, begun });
+    let queue = Mutex::new(Queue {
+        games: queue,
+        begun,
+    });
     let mut progress = Progress::new(options.progress, options.show_games, games.len());
     let mut failure = None;
     thread::scope(|scope| {
@@ -185,7 +187,9 @@ impl Queue {
     /// The next game; once `decided`, only the second game of a pair already begun.
     fn next(&mut self, decided: bool) -> Option<ScheduledGame> {
         let index = if decided {
-            self.games.iter().position(|g| self.begun.contains(&g.pair))?
+            self.games
+                .iter()
+                .position(|g| self.begun.contains(&g.pair))?
         } else {
             0
         };

@@ -42,7 +42,9 @@ impl TrafficLog {
                     path.display()
                 )
             })?;
-        Ok(TrafficLog(Some(Arc::new(Mutex::new(LineWriter::new(file))))))
+        Ok(TrafficLog(Some(Arc::new(Mutex::new(LineWriter::new(
+            file,
+        ))))))
     }
 
     /// Records one protocol line of engine `name`.

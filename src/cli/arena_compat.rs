@@ -133,6 +133,9 @@ mod tests {
         assert_eq!(rounds_of_games(Some(4), 1), Ok(2));
         assert_eq!(rounds_of_games(None, 4), Ok(2));
         let e = rounds_of_games(Some(3), 1).unwrap_err();
-        assert!(e.contains("colour-swapped pairs") && e.contains("3 games"), "{e}");
+        assert!(
+            e.contains("colour-swapped pairs") && e.contains("3 games"),
+            "{e}"
+        );
     }
 }

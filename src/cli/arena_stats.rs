@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use clap::Args;
 
 use crate::arena::settings::SprtSettings;
-use crate::arena::stats::{EloEstimate, NormalizedElo, PENTA_NAMES, Sprt, SprtModel, Tally};
+use crate::arena::stats::{
+    EloEstimate, NormalizedElo, PENTA_NAMES, Sprt, SprtModel, Tally, two_decimals,
+};
 
 /// Width of the label column of the report.
 const LABEL_WIDTH: usize = 20;
@@ -246,13 +248,16 @@ pub fn report(tally: &Tally, games_known: bool, with_pairs: bool, sprt: Option<&
     if let Some(sprt) = sprt {
         line("sprt", sprt.to_string());
         if games_known {
-            line("llr", format!("{:.2}", sprt.llr_trinomial(tally)));
+            line("llr", two_decimals(sprt.llr_trinomial(tally)));
         }
         if with_pairs {
-            line("pair llr", format!("{:.2}", sprt.llr_pentanomial(tally)));
+            line("pair llr", two_decimals(sprt.llr_pentanomial(tally)));
         }
         let (lower, upper) = sprt.bounds();
-        line("llr bounds", format!("[{lower:.2}, {upper:.2}]"));
+        line(
+            "llr bounds",
+            format!("[{}, {}]", two_decimals(lower), two_decimals(upper)),
+        );
         let basis = if with_pairs && tally.pairs() > 0 {
             "pairs"
         } else {

@@ -41,7 +41,12 @@ pub struct EloEstimate {
 
 /// The Wilson-type 95% interval of a mean score `mean` with sample variance `variance`
 /// over `samples` samples of `games_per_sample` games each (see the module notes).
-pub fn score_interval(mean: f64, variance: f64, samples: u64, games_per_sample: usize) -> (f64, f64) {
+pub fn score_interval(
+    mean: f64,
+    variance: f64,
+    samples: u64,
+    games_per_sample: usize,
+) -> (f64, f64) {
     let n = samples as f64;
     let independent = 1.0 / games_per_sample as f64;
     let spread = mean * (1.0 - mean);
@@ -149,6 +154,11 @@ fn plain_figure(x: f64) -> String {
 /// `x`, or `+0.0` when it prints as zero with two decimals (so that `-0.001` is not `-0.00`).
 fn zero_if_rounds_to_zero(x: f64) -> f64 {
     if x.abs() < 0.005 { 0.0 } else { x }
+}
+
+/// Any figure with two decimals, never `-0.00`: `-2.94`, `0.00`, `+inf`.
+pub fn two_decimals(x: f64) -> String {
+    format_elo(x)
 }
 
 /// Formats an Elo figure with two decimals, writing infinities as `+inf` and `-inf`.
