@@ -86,13 +86,17 @@ state = [json.loads(l) for l in lines[1:-1]]
 numbers = [g["number"] for g in state]
 assert sorted(numbers) == list(range(total)), f"state: {len(numbers)} games, {len(set(numbers))} distinct, of {total}"
 summary = json.load(open(os.path.join(work, "summary.json")))
-by_number = {g["number"]: g for g in summary["games"]}
+# The JSON numbers games and pairs from 1 and lists the opening's moves; the state
+# numbers them from 0 and keeps the opening as one string.
+by_number = {g["number"] - 1: g for g in summary["games"]}
 assert len(summary["games"]) == total and len(by_number) == total, "JSON games"
-keys = ["round", "pair", "players", "winner", "termination", "detail", "plies", "opening"]
+keys = ["round", "players", "winner", "termination", "detail", "plies", "moves", "start"]
 for g in state:
     j = by_number[g["number"]]
     for k in keys:
         assert g[k] == j[k], f"game {g['number']}: {k} is {g[k]!r} in the state and {j[k]!r} in the JSON"
+    assert g["pair"] + 1 == j["pair"], f"game {g['number']}: pair {g['pair']} in the state, {j['pair']} in the JSON"
+    assert g["opening"] == " ".join(j["opening"]), f"game {g['number']}: opening {g['opening']!r} in the state, {j['opening']!r} in the JSON"
 pgn = open(os.path.join(work, "games.pgn")).read()
 assert pgn.endswith("\n\n"), "the PGN does not end with a whole record"
 records = [r for r in re.split(r"(?m)^(?=\[Event )", pgn) if r.strip()]

@@ -150,7 +150,6 @@ fn check_records(pgn: &str, expected_games: usize) {
             "P1",
             "P2",
             "Board",
-            "Start",
             "Opening",
             "Result",
             "Termination",
@@ -159,7 +158,11 @@ fn check_records(pgn: &str, expected_games: usize) {
             tag(name);
         }
         let size = tag("Board").parse().unwrap();
-        let mut pos: Position = Position::start_named(size, &tag("Start")).unwrap();
+        let mut pos: Position = if record.contains("[SetUp \"1\"]") {
+            tag("FEN").parse().unwrap()
+        } else {
+            Position::start_named(size, &tag("Start")).unwrap()
+        };
         let movetext = &record[record.find("\n\n").unwrap()..];
         for mv in pgn_moves(movetext) {
             let square = pos
@@ -168,7 +171,7 @@ fn check_records(pgn: &str, expected_games: usize) {
             pos.play(square);
         }
         let result = tag("Result");
-        if ["goal reached", "no legal move"].contains(&tag("Termination").as_str()) {
+        if ["goal-reached", "no-legal-move"].contains(&tag("Termination").as_str()) {
             let winner = pos
                 .outcome()
                 .winner()
@@ -217,7 +220,9 @@ fn the_real_engine_plays_legal_recorded_games() {
     }
     let pgn = std::fs::read_to_string(dir.path("g.pgn")).unwrap();
     assert!(
-        pgn.contains("[Board \"6x5\"]") && pgn.contains("[TimeControl \"depth=2 / -\"]"),
+        pgn.contains("[Board \"6x5\"]")
+            && pgn.contains("[TimeControl \"-\"]")
+            && pgn.contains("[SearchLimits \"P1 depth=2, P2 -\"]"),
         "{pgn}"
     );
     check_records(&pgn, 12);
@@ -237,7 +242,15 @@ fn opening_files_are_played_in_order_with_colours_swapped() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let openings: Vec<String> = games(&summary(&dir.path("s.json")))
         .iter()
-        .map(|g| g["opening"].as_str().unwrap().to_string())
+        .map(|g| {
+            let moves: Vec<&str> = g["opening"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            moves.join(" ")
+        })
         .collect();
     assert_eq!(openings, ["c3 b3", "c3 b3", "e5", "e5", "c3 b3", "c3 b3"]);
     check_records(&std::fs::read_to_string(dir.path("g.pgn")).unwrap(), 6);

@@ -150,7 +150,7 @@ fn every_fault_loses_with_its_reason_and_the_tournament_completes() {
     let pgn = std::fs::read_to_string(dir.path("games.pgn")).unwrap();
     assert_eq!(pgn.matches("[Event ").count(), games.len());
     assert!(
-        pgn.contains("[Termination \"crash\"]") && pgn.contains("[Termination \"time forfeit\"]")
+        pgn.contains("[Termination \"crash\"]") && pgn.contains("[Termination \"time-forfeit\"]")
     );
     let log = std::fs::read_to_string(dir.path("engines.log")).unwrap();
     assert!(log.contains("stderr: mock: crashing at move 1"), "{log}");

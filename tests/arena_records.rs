@@ -231,9 +231,10 @@ fn ctrl_c_prints_the_standings_writes_the_json_and_says_how_to_resume() {
         "{}",
         text(&output.stdout)
     );
+    // The JSON numbers games from 1, the state file from 0.
     let json: Vec<u64> = games(&summary(&dir.path("s.json")))
         .iter()
-        .map(|g| g["number"].as_u64().unwrap())
+        .map(|g| g["number"].as_u64().unwrap() - 1)
         .collect();
     assert_eq!(sorted(json), sorted(saved.clone()));
     assert_eq!(pgn_numbers(&dir.path("g.pgn")), saved);

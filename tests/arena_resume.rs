@@ -97,7 +97,7 @@ fn sigterm_stops_engines_and_resume_finishes_the_tournament() {
         .iter()
         .map(|g| g["number"].as_u64().unwrap())
         .collect();
-    assert_eq!(numbers, (0..40).collect());
+    assert_eq!(numbers, (1..=40).collect(), "games are numbered from 1");
     assert_all_gone(&all_pids(&dir));
 }
 

@@ -54,3 +54,19 @@ pub mod option {
         }
     }
 }
+
+/// Board sizes saved as `WxH`, as `--size` reads them.
+pub mod size {
+    use super::*;
+    use crate::board::Size;
+
+    /// Writes `7x7`.
+    pub fn serialize<S: Serializer>(value: &Size, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&format_args!("{}x{}", value.width(), value.height()))
+    }
+
+    /// Reads `7x7` (or `7×7`, as older files wrote it).
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Size, D::Error> {
+        super::deserialize(deserializer)
+    }
+}

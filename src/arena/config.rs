@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// The keys an engine specification accepts, for error messages.
 pub const ENGINE_KEYS: &str =
-    "name, cmd, arg, dir, option.NAME, movetime, depth, nodes, tc, timemargin, timeout";
+    "name, cmd, arg, dir, option.NAME, movetime, st, depth, nodes, tc, timemargin, timeout, proto";
 
 /// Default grace period added to clocks and move times before a time loss, in milliseconds.
 pub const DEFAULT_TIME_MARGIN_MS: u64 = 50;
@@ -23,17 +23,37 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
 /// The command that selects the built-in random player.
 pub const RANDOM_COMMAND: &str = "random";
 
-/// A clock with a base time and an increment per move (`tc=10+0.1`).
+/// A clock with a base time, an increment per move and optionally a number of moves per
+/// period after which the base time is added again (`tc=10+0.1`, `tc=40/60`, `tc=40/60+0.5`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Clock {
-    /// Time on the clock at the start of the game.
+    /// Moves per period: after this many of its own moves a player gets `base` again.
+    pub moves: Option<u32>,
+    /// Time on the clock at the start of the game (and of every period).
+    #[serde(rename = "base_ms", with = "super::millis")]
     pub base: Duration,
     /// Time added after each move.
+    #[serde(rename = "increment_ms", with = "super::millis")]
     pub increment: Duration,
+}
+
+impl Clock {
+    /// Moves left in the current period after `played` own moves, for `go movestogo`.
+    pub fn moves_to_go(&self, played: u32) -> Option<u32> {
+        self.moves.map(|m| m - played % m)
+    }
+
+    /// Whether the base time is added again after a player's `played`-th own move.
+    pub fn period_ends(&self, played: u32) -> bool {
+        self.moves.is_some_and(|m| played > 0 && played % m == 0)
+    }
 }
 
 impl fmt::Display for Clock {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(moves) = self.moves {
+            write!(f, "{moves}/")?;
+        }
         write!(f, "{}", seconds(self.base))?;
         if !self.increment.is_zero() {
             write!(f, "+{}", seconds(self.increment))?;
@@ -59,24 +79,34 @@ pub struct SearchLimits {
     /// A game clock with increment.
     pub clock: Option<Clock>,
     /// A fixed time per move.
+    #[serde(rename = "movetime_ms", with = "super::millis::option")]
     pub movetime: Option<Duration>,
     /// A depth limit in plies.
     pub depth: Option<u32>,
     /// A node limit.
     pub nodes: Option<u64>,
     /// Grace period before an overrun clock or move time counts as a time loss.
+    #[serde(rename = "time_margin_ms", with = "super::millis")]
     pub time_margin: Duration,
     /// Wait for answers no clock bounds: start-up, pings, depth- or node-limited moves.
+    #[serde(rename = "timeout_ms", with = "super::millis")]
     pub timeout: Duration,
 }
 
 impl SearchLimits {
-    /// How the limits read in a PGN `TimeControl` tag: `10+0.1`, `movetime=100`, `depth=3`.
+    /// All limits in the words of `--engine`: `tc=10+0.1`, `movetime=100 depth=3`, or `-`.
     pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(clock) = self.clock {
-            parts.push(clock.to_string());
+        match (self.clock, self.describe_non_clock().as_str()) {
+            (None, other) => other.to_string(),
+            (Some(clock), "-") => format!("tc={clock}"),
+            (Some(clock), other) => format!("tc={clock} {other}"),
         }
+    }
+
+    /// The limits other than the clock, which PGN's `TimeControl` cannot express:
+    /// `movetime=100`, `depth=3 nodes=1000`, or `-`.
+    pub fn describe_non_clock(&self) -> String {
+        let mut parts = Vec::new();
         if let Some(ms) = self.movetime {
             parts.push(format!("movetime={}", ms.as_millis()));
         }
@@ -99,8 +129,10 @@ impl SearchLimits {
     }
 }
 
-/// What runs an engine: an external program, or the built-in random player.
+/// What runs an engine: an external program, or the built-in random player; saved with
+/// `"kind": "process"` or `"kind": "random"`.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Launcher {
     /// A program speaking the protocol on stdin/stdout.
     Process {
@@ -189,8 +221,27 @@ impl Words {
                 }
                 "tc" => {
                     out.clock = Some(parse_clock(value).ok_or_else(|| {
-                        bad("seconds with an optional increment in seconds, such as tc=10+0.1")
+                        bad(
+                            "seconds with an optional increment in seconds, such as tc=10+0.1, \
+                             optionally after moves per period, such as tc=40/60 or tc=40/60+0.5",
+                        )
                     })?)
+                }
+                "st" => {
+                    // cutechess-cli's fixed time per move, in seconds.
+                    out.movetime = Some(
+                        parse_seconds(value)
+                            .filter(|d| !d.is_zero())
+                            .ok_or_else(|| bad("a positive number of seconds, such as st=0.1"))?,
+                    )
+                }
+                "proto" if ["ugi", "uci"].contains(&value) => {
+                    // cutechess-cli and fastchess name the protocol; the arena speaks one.
+                }
+                "proto" => {
+                    return Err(bad(
+                        "proto=uci or proto=ugi (the arena speaks the slimetrail protocol, which is UCI-like)",
+                    ));
                 }
                 "timemargin" => {
                     out.time_margin = Some(
@@ -350,13 +401,22 @@ fn parse_seconds(text: &str) -> Option<Duration> {
         .then(|| Duration::from_millis((value * 1000.0).round() as u64))
 }
 
-/// Reads `S` or `S+INC`, both in seconds; the base time must be positive.
+/// Reads `S`, `S+INC`, `M/S` or `M/S+INC`: seconds, increment in seconds, moves per period;
+/// the base time and the moves per period must be positive.
 pub fn parse_clock(text: &str) -> Option<Clock> {
-    let (base, increment) = match text.split_once('+') {
-        Some((base, inc)) => (parse_seconds(base)?, parse_seconds(inc)?),
-        None => (parse_seconds(text)?, Duration::ZERO),
+    let (moves, rest) = match text.split_once('/') {
+        Some((moves, rest)) => (Some(parse_positive::<u32>(moves)?), rest),
+        None => (None, text),
     };
-    (!base.is_zero()).then_some(Clock { base, increment })
+    let (base, increment) = match rest.split_once('+') {
+        Some((base, inc)) => (parse_seconds(base)?, parse_seconds(inc)?),
+        None => (parse_seconds(rest)?, Duration::ZERO),
+    };
+    (!base.is_zero()).then_some(Clock {
+        moves,
+        base,
+        increment,
+    })
 }
 
 #[cfg(test)]
@@ -374,7 +434,19 @@ mod tests {
         assert_eq!(c.increment, Duration::from_millis(100));
         assert_eq!(c.to_string(), "10+0.1");
         assert_eq!(parse_clock("2.5").unwrap().to_string(), "2.5");
-        for bad in ["", "+1", "abc", "10+", "0+1", "-1+0", "1e3", "10+x", "NaN"] {
+        let c = parse_clock("40/60+0.5").unwrap();
+        assert_eq!(c.moves, Some(40));
+        assert_eq!(c.base, Duration::from_secs(60));
+        assert_eq!(c.to_string(), "40/60+0.5");
+        assert_eq!(parse_clock("40/60").unwrap().to_string(), "40/60");
+        assert_eq!(c.moves_to_go(0), Some(40));
+        assert_eq!(c.moves_to_go(39), Some(1));
+        assert_eq!(c.moves_to_go(40), Some(40));
+        assert!(c.period_ends(40) && !c.period_ends(39) && !c.period_ends(0));
+        for bad in [
+            "", "+1", "abc", "10+", "0+1", "-1+0", "1e3", "10+x", "NaN", "0/60", "40/", "/60",
+            "x/60", "40/0",
+        ] {
             assert!(parse_clock(bad).is_none(), "{bad} should be rejected");
         }
     }
@@ -403,6 +475,8 @@ mod tests {
         assert_eq!(specs[1].limits.clock, None);
         assert_eq!(specs[1].limits.movetime, Some(Duration::from_millis(20)));
         assert_eq!(specs[1].limits.describe(), "movetime=20");
+        assert_eq!(specs[0].limits.describe(), "tc=1+0.01 depth=3");
+        assert_eq!(specs[0].limits.describe_non_clock(), "depth=3");
         assert_eq!(specs[0].command, Launcher::Random);
     }
 

@@ -12,6 +12,7 @@ use super::player::{Fault, FaultKind, Player, Turn};
 use crate::board::{Outcome, Position, Side, Square, WinReason};
 
 /// Why a game ended.
+/// Written everywhere (tables, PGN, JSON) in one spelling: `goal-reached`, `no-legal-move`, ….
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "kebab-case")]
 pub enum Termination {
@@ -45,15 +46,15 @@ impl Termination {
 impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Termination::GoalReached => "goal reached",
-            Termination::NoLegalMove => "no legal move",
-            Termination::TimeForfeit => "time forfeit",
-            Termination::IllegalMove => "illegal move",
+            Termination::GoalReached => "goal-reached",
+            Termination::NoLegalMove => "no-legal-move",
+            Termination::TimeForfeit => "time-forfeit",
+            Termination::IllegalMove => "illegal-move",
             Termination::Crash => "crash",
             Termination::Hang => "hang",
-            Termination::Garbage => "garbage output",
-            Termination::Startup => "start-up failure",
-            Termination::ProtocolViolation => "protocol violation",
+            Termination::Garbage => "garbage",
+            Termination::Startup => "startup",
+            Termination::ProtocolViolation => "protocol-violation",
         })
     }
 }
@@ -79,6 +80,12 @@ pub struct GameReport {
     pub plies: usize,
     /// The opening moves, `-` when none.
     pub opening: String,
+    /// The position the game started from, as a position string.
+    #[serde(default)]
+    pub start: String,
+    /// Every move from `start`, opening moves first.
+    #[serde(default)]
+    pub moves: Vec<String>,
 }
 
 impl GameReport {
@@ -115,8 +122,8 @@ pub struct GameRecord {
     pub moves: Vec<MoveRecord>,
     /// How many of the moves came from the opening.
     pub opening_plies: usize,
-    /// The limits as written in the `TimeControl` tag.
-    pub time_control: String,
+    /// The limits of player 1 and player 2, for the `TimeControl` and `SearchLimits` tags.
+    pub limits: [SearchLimits; 2],
 }
 
 /// What identifies a game in the schedule.
@@ -155,6 +162,8 @@ pub fn play_game(
     let mut position = opening.position();
     let mut clocks: [Option<Duration>; 2] = [0, 1].map(|i| limits[i].clock.map(|c| c.base));
     let mut faulty = [false, false];
+    // Moves each player has chosen itself, for clocks with moves per period.
+    let mut own_moves = [0u32; 2];
 
     let mut ending = None;
     for (i, player) in players.iter_mut().enumerate() {
@@ -189,6 +198,7 @@ pub fn play_game(
             position: &position,
             clocks,
             increments: [0, 1].map(|i| limits[i].clock.map_or(Duration::ZERO, |c| c.increment)),
+            moves_to_go: limits[i].clock.and_then(|c| c.moves_to_go(own_moves[i])),
             limits: limits[i],
         };
         let reply = match players[i].think(&turn) {
@@ -208,8 +218,12 @@ pub fn play_game(
             ));
             break;
         }
+        own_moves[i] += 1;
         if let (Some(left), Some(clock)) = (clocks[i].as_mut(), limits[i].clock) {
             *left = left.saturating_sub(reply.elapsed) + clock.increment;
+            if clock.period_ends(own_moves[i]) {
+                *left += clock.base;
+            }
         }
         let square = match reply.square.map(|name| position.size().resolve(name)) {
             None => Err(format!(
@@ -244,11 +258,6 @@ pub fn play_game(
     }
     let (winner, termination, detail) =
         ending.unwrap_or((Side::One, Termination::NoLegalMove, String::new()));
-    let time_control = if limits[0] == limits[1] {
-        limits[0].describe()
-    } else {
-        format!("{} / {}", limits[0].describe(), limits[1].describe())
-    };
     GameRecord {
         report: GameReport {
             number: slot.number,
@@ -260,11 +269,13 @@ pub fn play_game(
             detail,
             plies: moves.len(),
             opening: opening.describe(),
+            start: opening.start.to_string(),
+            moves: moves.iter().map(|m| opening.start.name(m.square)).collect(),
         },
         start: opening.start,
         opening_plies: opening.moves.len(),
         moves,
-        time_control,
+        limits: [limits[0].clone(), limits[1].clone()],
     }
 }
 
@@ -323,6 +334,7 @@ mod tests {
         name: String,
         answers: Vec<Result<Reply, Fault>>,
         finished_faulty: Option<bool>,
+        moves_to_go: Vec<Option<u32>>,
     }
 
     impl Player for Scripted {
@@ -332,7 +344,8 @@ mod tests {
         fn prepare(&mut self, _game: usize, _start: &Position) -> Result<(), Fault> {
             Ok(())
         }
-        fn think(&mut self, _turn: &Turn) -> Result<Reply, Fault> {
+        fn think(&mut self, turn: &Turn) -> Result<Reply, Fault> {
+            self.moves_to_go.push(turn.moves_to_go);
             self.answers.remove(0)
         }
         fn finish(&mut self, faulty: bool) {
@@ -354,6 +367,7 @@ mod tests {
             name: name.to_string(),
             answers,
             finished_faulty: None,
+            moves_to_go: Vec::new(),
         }
     }
 
@@ -430,7 +444,38 @@ mod tests {
             record.report.detail
         );
         assert_eq!(a.finished_faulty, Some(true));
-        assert_eq!(record.time_control, "0.1+0.01");
+        assert_eq!(record.limits[0].clock.unwrap().to_string(), "0.1+0.01");
+    }
+
+    #[test]
+    fn clocks_with_moves_per_period_get_their_base_time_again() {
+        // 1 move per 50 ms period: 45 ms moves never run out, though two of them exceed
+        // 50 ms, and each `go` is told one move is left in the period.
+        let limits = SearchLimits {
+            clock: crate::arena::config::parse_clock("1/0.05"),
+            time_margin: Duration::from_millis(5),
+            ..SearchLimits::default()
+        };
+        let mut a = scripted("a", vec![reply("c3", 45), reply("b3", 45), reply("a1", 45)]);
+        let mut b = scripted("b", vec![reply("c2", 45), reply("b2", 45)]);
+        let record = play_game(slot(), [&mut a, &mut b], [&limits, &limits], &opening());
+        assert_eq!(
+            record.report.termination,
+            Termination::GoalReached,
+            "{:?}",
+            record.report
+        );
+        assert_eq!(record.report.winner, 1);
+        assert_eq!(a.moves_to_go, [Some(1); 3]);
+        // 40 moves per period: the count goes down with the player's own moves.
+        let limits = SearchLimits {
+            clock: crate::arena::config::parse_clock("40/10"),
+            ..SearchLimits::default()
+        };
+        let mut a = scripted("a", vec![reply("c3", 1), reply("b3", 1), reply("a1", 1)]);
+        let mut b = scripted("b", vec![reply("c2", 1), reply("b2", 1)]);
+        play_game(slot(), [&mut a, &mut b], [&limits, &limits], &opening());
+        assert_eq!(a.moves_to_go, [Some(40), Some(39), Some(38)]);
     }
 
     #[test]

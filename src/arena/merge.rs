@@ -7,7 +7,7 @@ use super::game::GameReport;
 use super::schedule::Shard;
 use super::settings::Settings;
 use super::state::read_state;
-use super::summary::Summary;
+use super::summary::{SUMMARY_VERSION, Summary};
 
 /// The settings and games of one result file: a JSON summary or a state file.
 pub fn read_results(path: &Path) -> Result<(Settings, Vec<GameReport>), String> {
@@ -17,8 +17,27 @@ pub fn read_results(path: &Path) -> Result<(Settings, Vec<GameReport>), String> 
             path.display()
         )
     })?;
-    if let Ok(summary) = serde_json::from_str::<Summary>(&text) {
-        return Ok((summary.settings, summary.games));
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) {
+        if value.get("games_played").is_some() {
+            let version = value.get("version").and_then(serde_json::Value::as_u64);
+            if version != Some(u64::from(SUMMARY_VERSION)) {
+                return Err(format!(
+                    "{}: a JSON summary of schema version {}; expected version {SUMMARY_VERSION} (from this slimetrail-arena)",
+                    path.display(),
+                    version.map_or("1 or none".to_string(), |v| v.to_string())
+                ));
+            }
+            let summary: Summary = serde_json::from_value(value).map_err(|e| {
+                format!(
+                    "{}: not a valid JSON summary ({e}); expected one written by --json",
+                    path.display()
+                )
+            })?;
+            let games = summary
+                .reports()
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            return Ok((summary.settings, games));
+        }
     }
     read_state(path)
         .map(|(settings, games, _)| (settings, games))

@@ -46,6 +46,7 @@ impl Opening {
 
 /// In which order the lines of an opening file are used.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum OpeningOrder {
     /// Line by line, starting over at the end.
     Sequential,
@@ -53,8 +54,10 @@ pub enum OpeningOrder {
     Random,
 }
 
-/// Where openings come from, as given on the command line.
+/// Where openings come from, as given on the command line; saved with `"kind": "random"`
+/// or `"kind": "file"`.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum OpeningSpec {
     /// `random:K`: K random plies from the start position.
     Random {

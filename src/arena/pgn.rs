@@ -4,15 +4,21 @@
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use super::config::SearchLimits;
 use super::game::GameRecord;
 use crate::board::Side;
 
-/// The event name written in every record.
+/// The event name written in every record unless `--event` names another.
 pub const EVENT: &str = "Slimetrail arena";
 
-/// Where and when the games are played: the `Site` and `Date` tags.
+/// The `Variant` tag: the game the records are of.
+pub const VARIANT: &str = "slimetrail";
+
+/// Where and when the games are played: the `Event`, `Site` and `Date` tags.
 #[derive(Clone, Debug)]
 pub struct Venue {
+    /// The `Event` tag.
+    pub event: String,
     /// The `Site` tag: the machine's host name.
     pub site: String,
     /// The `Date` tag, `YYYY.MM.DD` (UTC).
@@ -20,8 +26,8 @@ pub struct Venue {
 }
 
 impl Venue {
-    /// This machine, today.
-    pub fn here_and_now() -> Venue {
+    /// This machine, today, for the event named `event`.
+    pub fn here_and_now(event: &str) -> Venue {
         let site = std::fs::read_to_string("/proc/sys/kernel/hostname")
             .map(|s| s.trim().to_string())
             .ok()
@@ -33,6 +39,7 @@ impl Venue {
             .unwrap_or(0);
         let (y, m, d) = civil_from_days(days as i64);
         Venue {
+            event: event.to_string(),
             site,
             date: format!("{y:04}.{m:02}.{d:02}"),
         }
@@ -40,7 +47,7 @@ impl Venue {
 }
 
 /// The calendar date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
+pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -72,35 +79,87 @@ fn printable(value: &str) -> String {
     out
 }
 
-/// The record of one game, ending with a blank line.
-pub fn write_game(record: &GameRecord, venue: &Venue) -> String {
+/// Whether the records carry the engines' scores and times as move comments
+/// (`--pgn FILE`), or only the moves (`--pgn FILE min`, as cutechess-cli's `-pgnout FILE min`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Comments {
+    /// Scores, depths, thinking times and the end of a faulted game as comments.
+    Full,
+    /// Moves and tags only.
+    Minimal,
+}
+
+/// The tag pairs of one game, in order: the seven-tag roster (with player 1 as `White` and
+/// player 2 as `Black`, as rating tools expect), then the arena's own tags.
+pub fn tags(record: &GameRecord, venue: &Venue) -> Vec<(&'static str, String)> {
     let report = &record.report;
     let size = record.start.size();
-    let mut out = String::new();
-    let start_square = record.start.name(record.start.snail());
     let fresh = record.start.slimed().is_empty() && record.start.side_to_move() == Side::One;
-    let tags: Vec<(&str, String)> = vec![
-        ("Event", EVENT.to_string()),
+    let mut tags: Vec<(&'static str, String)> = vec![
+        ("Event", venue.event.clone()),
         ("Site", venue.site.clone()),
         ("Date", venue.date.clone()),
         ("Round", format!("{}.{}", report.round, report.number + 1)),
+        ("White", report.players[0].clone()),
+        ("Black", report.players[1].clone()),
+        ("Result", report.result_text().to_string()),
         ("P1", report.players[0].clone()),
         ("P2", report.players[1].clone()),
+        ("Variant", VARIANT.to_string()),
         ("Board", format!("{}x{}", size.width(), size.height())),
-        ("Start", start_square),
-        ("Opening", report.opening.clone()),
-        ("Result", report.result_text().to_string()),
-        ("Termination", report.termination.to_string()),
-        ("TimeControl", record.time_control.clone()),
     ];
-    for (tag, value) in tags {
-        let _ = writeln!(out, "[{tag} \"{}\"]", quoted(&value));
+    if fresh {
+        // The square the snail starts the game on; only known when the record starts there.
+        tags.push(("Start", record.start.name(record.start.snail())));
+    } else {
+        tags.push(("SetUp", "1".to_string()));
+        tags.push(("FEN", record.start.to_string()));
     }
-    if !fresh {
-        let _ = writeln!(out, "[Position \"{}\"]", record.start);
+    tags.push(("Opening", report.opening.clone()));
+    tags.push(("Termination", report.termination.to_string()));
+    let [one, two] = &record.limits;
+    tags.push(("TimeControl", time_control(one, two)));
+    if let Some(limits) = search_limits(one, two) {
+        tags.push(("SearchLimits", limits));
     }
     if !report.detail.is_empty() {
-        let _ = writeln!(out, "[TerminationDetails \"{}\"]", quoted(&report.detail));
+        tags.push(("TerminationDetails", report.detail.clone()));
+    }
+    tags
+}
+
+/// The standard `TimeControl` value: `40/60`, `10+0.1`, `40/60+0.5`, `-` without a clock,
+/// `?` when the players' clocks differ (their limits are then in `SearchLimits`).
+fn time_control(one: &SearchLimits, two: &SearchLimits) -> String {
+    match (one.clock, two.clock) {
+        (a, b) if a != b => "?".to_string(),
+        (Some(clock), _) => clock.to_string(),
+        (None, _) => "-".to_string(),
+    }
+}
+
+/// The `SearchLimits` tag: what `TimeControl` cannot say (`movetime=20`, `depth=3`,
+/// `nodes=1000`), or every limit of each player when their clocks differ.
+fn search_limits(one: &SearchLimits, two: &SearchLimits) -> Option<String> {
+    let (a, b) = if one.clock == two.clock {
+        (one.describe_non_clock(), two.describe_non_clock())
+    } else {
+        (one.describe(), two.describe())
+    };
+    if a == b {
+        (a != "-").then_some(a)
+    } else {
+        Some(format!("P1 {a}, P2 {b}"))
+    }
+}
+
+/// The record of one game, ending with a blank line.
+pub fn write_game(record: &GameRecord, venue: &Venue, comments: Comments) -> String {
+    let report = &record.report;
+    let size = record.start.size();
+    let mut out = String::new();
+    for (tag, value) in tags(record, venue) {
+        let _ = writeln!(out, "[{tag} \"{}\"]", quoted(&value));
     }
     out.push('\n');
     let mut words: Vec<String> = Vec::new();
@@ -118,6 +177,9 @@ pub fn write_game(record: &GameRecord, venue: &Venue) -> String {
             words.push(format!("{number}..."));
         }
         words.push(size.name(mv.square).to_string());
+        if comments == Comments::Minimal {
+            continue;
+        }
         let mut notes = Vec::new();
         if ply + 1 == record.opening_plies {
             notes.push("opening".to_string());
@@ -132,7 +194,7 @@ pub fn write_game(record: &GameRecord, venue: &Venue) -> String {
             words.push(format!("{{{}}}", notes.join(" ")));
         }
     }
-    if !report.termination.is_normal() {
+    if !report.termination.is_normal() && comments == Comments::Full {
         words.push(format!(
             "{{{}}}",
             printable(&report.detail.replace(['{', '}'], ""))
@@ -170,6 +232,10 @@ mod tests {
         opening_plies: usize,
         termination: Termination,
     ) -> GameRecord {
+        let limits = SearchLimits {
+            clock: crate::arena::config::parse_clock("10+0.1"),
+            ..SearchLimits::default()
+        };
         let mut pos = start;
         let moves: Vec<MoveRecord> = moves
             .iter()
@@ -195,11 +261,21 @@ mod tests {
                 detail: "beta played d4: d4 is slimed".to_string(),
                 plies: moves.len(),
                 opening: "c3".to_string(),
+                start: start.to_string(),
+                moves: Vec::new(),
             },
             start,
             moves,
             opening_plies,
-            time_control: "10+0.1".to_string(),
+            limits: [limits.clone(), limits],
+        }
+    }
+
+    fn venue() -> Venue {
+        Venue {
+            event: "Test \\ event".to_string(),
+            site: "box".to_string(),
+            date: "2026.01.02".to_string(),
         }
     }
 
@@ -208,28 +284,31 @@ mod tests {
         let start = Position::start(Size::DEFAULT);
         let text = write_game(
             &record(start, &["c3", "b2", "a1"], 1, Termination::GoalReached),
-            &Venue {
-                site: "box".to_string(),
-                date: "2026.01.02".to_string(),
-            },
+            &venue(),
+            Comments::Full,
         );
         for tag in [
-            "[Event \"Slimetrail arena\"]",
+            "[Event \"Test \\\\ event\"]",
             "[Site \"box\"]",
             "[Date \"2026.01.02\"]",
             "[Round \"2.7\"]",
             "[P1 \"alpha\"]",
             "[P2 \"beta \\\"b\\\"\"]",
+            "[White \"alpha\"]",
+            "[Black \"beta \\\"b\\\"\"]",
+            "[Variant \"slimetrail\"]",
             "[Board \"7x7\"]",
             "[Start \"d4\"]",
             "[Opening \"c3\"]",
             "[Result \"1-0\"]",
-            "[Termination \"goal reached\"]",
+            "[Termination \"goal-reached\"]",
             "[TimeControl \"10+0.1\"]",
         ] {
             assert!(text.contains(tag), "missing {tag} in\n{text}");
         }
-        assert!(!text.contains("[Position"), "{text}");
+        assert!(!text.contains("[SetUp"), "{text}");
+        assert!(!text.contains("[FEN"), "{text}");
+        assert!(!text.contains("[SearchLimits"), "{text}");
         assert!(
             text.contains("\n\n1. c3 {opening} b2 {+0.35/4 12ms} 2. a1 {12ms} 1-0\n\n"),
             "{text}"
@@ -241,19 +320,64 @@ mod tests {
         let start: Position = "7/7/7/3x3/1sx4/7/7 2".parse().unwrap();
         let text = write_game(
             &record(start, &["a4", "b5"], 0, Termination::IllegalMove),
-            &Venue {
-                site: "box".to_string(),
-                date: "2026.01.02".to_string(),
-            },
+            &venue(),
+            Comments::Full,
         );
         assert!(
-            text.contains("[Position \"7/7/7/3x3/1sx4/7/7 2\"]"),
+            text.contains("[SetUp \"1\"]\n[FEN \"7/7/7/3x3/1sx4/7/7 2\"]"),
             "{text}"
         );
-        assert!(text.contains("[Start \"b3\"]"), "{text}");
+        // `Start` names the game's start square; a set-up position does not know it.
+        assert!(!text.contains("[Start"), "{text}");
         assert!(
             text.contains("1... a4 {+0.35/4 12ms} 2. b5 {12ms} {beta played d4: d4 is slimed} 1-0"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn minimal_records_have_moves_without_comments() {
+        let start = Position::start(Size::DEFAULT);
+        let text = write_game(
+            &record(start, &["c3", "b2", "a1"], 1, Termination::GoalReached),
+            &venue(),
+            Comments::Minimal,
+        );
+        assert!(text.contains("\n\n1. c3 b2 2. a1 1-0\n\n"), "{text}");
+    }
+
+    #[test]
+    fn time_controls_use_the_standard_forms_and_other_limits_their_own_tag() {
+        let limits = |words: &str| {
+            let words: Vec<String> = words.split_whitespace().map(str::to_string).collect();
+            let mut all = vec!["cmd=random".to_string()];
+            all.extend(words);
+            crate::arena::config::parse_engines(&[all], &[]).unwrap()[0]
+                .limits
+                .clone()
+        };
+        let case = |a: &str, b: &str| {
+            let (a, b) = (limits(a), limits(b));
+            (time_control(&a, &b), search_limits(&a, &b))
+        };
+        assert_eq!(case("tc=40/60", "tc=40/60"), ("40/60".into(), None));
+        assert_eq!(case("tc=10+0.1", "tc=10+0.1"), ("10+0.1".into(), None));
+        assert_eq!(
+            case("tc=40/60+0.5 depth=3", "tc=40/60+0.5 depth=3"),
+            ("40/60+0.5".into(), Some("depth=3".into()))
+        );
+        assert_eq!(
+            case("movetime=20", "movetime=20"),
+            ("-".into(), Some("movetime=20".into()))
+        );
+        assert_eq!(case("", ""), ("-".into(), None));
+        assert_eq!(
+            case("depth=2", ""),
+            ("-".into(), Some("P1 depth=2, P2 -".into()))
+        );
+        assert_eq!(
+            case("tc=10", "movetime=5"),
+            ("?".into(), Some("P1 tc=10, P2 movetime=5".into()))
         );
     }
 
@@ -262,6 +386,6 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(civil_from_days(20_513), (2026, 3, 1));
-        assert!(Venue::here_and_now().date.starts_with("20"));
+        assert!(Venue::here_and_now(EVENT).date.starts_with("20"));
     }
 }

@@ -62,6 +62,8 @@ pub struct Turn<'a> {
     pub clocks: [Option<Duration>; 2],
     /// Each player's increment per move.
     pub increments: [Duration; 2],
+    /// Moves until the mover's clock gets its base time again, under moves-per-period clocks.
+    pub moves_to_go: Option<u32>,
     /// The limits of the player to move.
     pub limits: &'a SearchLimits,
 }
@@ -310,6 +312,7 @@ impl Player for ProcessPlayer {
             go.p2time = Some(time(1));
             go.p1inc = Some(ms(turn.increments[0]));
             go.p2inc = Some(ms(turn.increments[1]));
+            go.movestogo = turn.moves_to_go;
             (
                 left + limits.time_margin,
                 format!(

@@ -16,6 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::signals;
+use super::traffic::{Direction, TrafficLog};
 
 /// Makes the child the leader of its own process group, so that killing the group kills
 /// what the engine started too. On Linux the child also gets `PR_SET_PDEATHSIG`, so that
@@ -73,13 +74,13 @@ pub enum Read {
 
 /// The shared log file for engine stderr and process events; cheap to clone.
 #[derive(Clone, Default)]
-pub struct EngineLog(Option<Arc<Mutex<LineWriter<File>>>>);
+pub struct EngineLog(Option<Arc<Mutex<LineWriter<File>>>>, TrafficLog);
 
 impl EngineLog {
     /// A log writing to `path` (appending when `append`), or a log that discards everything.
     pub fn open(path: Option<&Path>, append: bool) -> Result<EngineLog, String> {
         let Some(path) = path else {
-            return Ok(EngineLog(None));
+            return Ok(EngineLog(None, TrafficLog::default()));
         };
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -93,7 +94,15 @@ impl EngineLog {
                     path.display()
                 )
             })?;
-        Ok(EngineLog(Some(Arc::new(Mutex::new(LineWriter::new(file))))))
+        Ok(EngineLog(
+            Some(Arc::new(Mutex::new(LineWriter::new(file)))),
+            TrafficLog::default(),
+        ))
+    }
+
+    /// The same log, with the protocol traffic going to `traffic`.
+    pub fn with_traffic(self, traffic: TrafficLog) -> EngineLog {
+        EngineLog(self.0, traffic)
     }
 
     /// Appends one line.
@@ -204,6 +213,7 @@ impl EngineProcess {
             .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "stdin already closed"))?;
         for line in lines {
             log::debug!("{} < {line}", self.name);
+            self.log.1.line(&self.name, Direction::ToEngine, line);
             stdin.write_all(line.as_bytes())?;
             stdin.write_all(b"\n")?;
         }
@@ -229,6 +239,7 @@ impl EngineProcess {
             Read::Line(_, at) | Read::TooLong(_, at) if at > deadline => Read::Timeout,
             Read::Line(line, at) => {
                 log::debug!("{} > {line}", self.name);
+                self.log.1.line(&self.name, Direction::FromEngine, &line);
                 Read::Line(line, at)
             }
             other => other,

@@ -150,7 +150,8 @@ impl SprtSettings {
 pub struct Settings {
     /// The engines, in the order given.
     pub engines: Vec<EngineSpec>,
-    /// Round robin or gauntlet.
+    /// Round robin or gauntlet, saved as `round-robin` or `gauntlet`.
+    #[serde(with = "super::as_text")]
     pub format: Format,
     /// Rounds: one game pair per pairing each.
     pub rounds: usize,
@@ -159,12 +160,13 @@ pub struct Settings {
     /// Seed of random openings and random players.
     pub seed: u64,
     /// Board size, saved as `WxH`.
-    #[serde(with = "super::as_text")]
+    #[serde(with = "super::as_text::size")]
     pub size: Size,
     /// Start square, when not the default; saved as its name.
     #[serde(with = "super::as_text::option")]
     pub start: Option<SquareName>,
-    /// The share of the schedule played here.
+    /// The share of the schedule played here, saved as `K/N`.
+    #[serde(with = "super::as_text")]
     pub shard: Shard,
     /// The SPRT, if the match stops at its bounds.
     pub sprt: Option<SprtSettings>,

@@ -16,7 +16,7 @@ use super::game::GameReport;
 use super::settings::Settings;
 
 /// Version of the state format.
-const STATE_VERSION: u32 = 1;
+const STATE_VERSION: u32 = 2;
 
 /// The first line of a state file.
 #[derive(Serialize, Deserialize)]

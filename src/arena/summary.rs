@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ArenaError;
 use super::game::{GameReport, Termination};
+use super::json_game::GameEntry;
 use super::settings::Settings;
-use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, format_margin};
+use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, two_decimals};
 
 /// Running results of a tournament, updated game by game.
 #[derive(Clone, Debug)]
@@ -121,26 +122,20 @@ impl Standings {
         total
     }
 
-    /// The first engine's results against the second: what SPRT tests.
+    /// The first engine's results against the second.
     pub fn first_pairing(&self) -> Tally {
         self.pairings().get(&(0, 1)).copied().unwrap_or_default()
+    }
+
+    /// The first engine's complete game pairs against the second: what the SPRT tests, so
+    /// that its decisions come only at pair boundaries.
+    pub fn first_pairing_pairs(&self) -> Tally {
+        self.pairs.get(&(0, 1)).copied().unwrap_or_default()
     }
 
     /// Game counts per termination.
     pub fn terminations(&self) -> &BTreeMap<Termination, usize> {
         &self.terminations
-    }
-}
-
-/// An Elo figure with its sign: `+40.70`, `-3.10`, `+inf`.
-pub fn signed_elo(elo: f64) -> String {
-    if elo.is_finite() {
-        // Adding zero turns -0.0 into +0.0.
-        format!("{:+.2}", elo + 0.0)
-    } else if elo > 0.0 {
-        "+inf".to_string()
-    } else {
-        "-inf".to_string()
     }
 }
 
@@ -150,10 +145,7 @@ fn figures(tally: &Tally) -> String {
         .score()
         .map_or("-".to_string(), |s| format!("{:.1}%", s * 100.0));
     let (elo, los) = match tally.elo() {
-        Some(e) => (
-            format!("{} ± {}", signed_elo(e.elo), format_margin(e.margin95)),
-            format!("{:.1}%", e.los_percent()),
-        ),
+        Some(e) => (e.describe("±", true), format!("{:.1}%", e.los_percent())),
         None => ("-".to_string(), "-".to_string()),
     };
     format!(
@@ -167,15 +159,28 @@ fn figures(tally: &Tally) -> String {
     )
 }
 
-/// The SPRT state of a tally: LLR, bounds and decision.
-pub fn sprt_line(sprt: &Sprt, tally: &Tally) -> String {
-    let llr = sprt.llr(tally);
+/// The SPRT state of the complete pairs in `pairs`: their counts, LLR, bounds and decision,
+/// every figure reproducible with `stats --penta …` from the printed counts; `None` before
+/// the first pair is complete (a per-game LLR would mean something else).
+pub fn sprt_line(sprt: &Sprt, pairs: &Tally) -> Option<String> {
+    if pairs.pairs() == 0 {
+        return None;
+    }
+    let llr = sprt.llr_pentanomial(pairs);
     let (lower, upper) = sprt.bounds();
     let decision = match sprt.decide(llr) {
         SprtDecision::Continue => "continue".to_string(),
         d => d.to_string(),
     };
-    format!("LLR {llr:.2} ({lower:.2}, {upper:.2}) [{sprt}]: {decision}")
+    let penta: Vec<String> = pairs.penta.iter().map(u64::to_string).collect();
+    Some(format!(
+        "LLR {} ({}, {}) over {} pairs {} [{sprt}]: {decision}",
+        two_decimals(llr),
+        two_decimals(lower),
+        two_decimals(upper),
+        pairs.pairs(),
+        penta.join(",")
+    ))
 }
 
 /// The final table, as printed on stdout.
@@ -242,13 +247,9 @@ pub fn table(standings: &Standings, scheduled: usize, sprt: Option<&Sprt>) -> St
         let _ = writeln!(out, "\nTerminations: {}", ends.join(", "));
     }
     if let Some(sprt) = sprt {
-        let _ = writeln!(
-            out,
-            "SPRT {} vs {}: {}",
-            names[0],
-            names[1],
-            sprt_line(sprt, &standings.first_pairing())
-        );
+        let line = sprt_line(sprt, &standings.first_pairing_pairs())
+            .unwrap_or_else(|| "no game pair complete yet".to_string());
+        let _ = writeln!(out, "SPRT {} vs {}: {line}", names[0], names[1]);
     }
     out
 }
@@ -266,10 +267,14 @@ pub struct Row {
     pub losses: u64,
     /// Fraction of points scored, 0..=1.
     pub score: Option<f64>,
-    /// Elo difference; absent when infinite.
+    /// Elo difference; `null` when infinite (a perfect or a zero score).
     pub elo: Option<f64>,
-    /// Half-width of the 95 % interval; absent when unbounded.
+    /// Half-width of the 95 % interval; `null` when one end is unbounded.
     pub elo_margin95: Option<f64>,
+    /// Lower end of the 95 % interval; `null` when unbounded.
+    pub elo_lower95: Option<f64>,
+    /// Upper end of the 95 % interval; `null` when unbounded.
+    pub elo_upper95: Option<f64>,
     /// Likelihood of superiority, 0..=1.
     pub los: Option<f64>,
     /// Pair counts `[LL, LD, DD+WL, WD, WW]`.
@@ -279,7 +284,8 @@ pub struct Row {
 impl Row {
     fn new(name: String, tally: &Tally) -> Row {
         let elo = tally.elo();
-        let finite = |x: f64| x.is_finite().then_some(x);
+        // Adding zero turns -0.0 into 0.0.
+        let finite = |x: f64| x.is_finite().then_some(x + 0.0);
         Row {
             name,
             games: tally.games(),
@@ -288,6 +294,8 @@ impl Row {
             score: tally.score(),
             elo: elo.and_then(|e| finite(e.elo)),
             elo_margin95: elo.and_then(|e| finite(e.margin95)),
+            elo_lower95: elo.and_then(|e| finite(e.lower95)),
+            elo_upper95: elo.and_then(|e| finite(e.upper95)),
             los: elo.map(|e| e.los),
             pentanomial: tally.penta,
         }
@@ -299,6 +307,9 @@ impl Row {
 pub struct SprtSummary {
     /// The test, as `elo0=… elo1=… alpha=… beta=… model=…`.
     pub test: String,
+    /// The complete pairs of the first engine against the second that the LLR is over,
+    /// `[LL, LD, DD+WL, WD, WW]`.
+    pub pentanomial: [u64; 5],
     /// The log-likelihood ratio.
     pub llr: f64,
     /// Lower and upper bound.
@@ -307,9 +318,15 @@ pub struct SprtSummary {
     pub decision: String,
 }
 
-/// The JSON summary for scripts; also what `merge` reads.
+/// The version of the JSON summary's schema (`scripts/arena-json.md`).
+pub const SUMMARY_VERSION: u32 = 2;
+
+/// The JSON summary for scripts; also what `merge` reads. Its schema is documented in
+/// `scripts/arena-json.md`.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct Summary {
+    /// The schema version, [`SUMMARY_VERSION`].
+    pub version: u32,
     /// The event name.
     pub event: String,
     /// What defines the schedule.
@@ -323,16 +340,17 @@ pub struct Summary {
     /// Per pairing.
     pub pairings: Vec<Row>,
     /// Games per termination.
-    pub terminations: BTreeMap<String, usize>,
+    pub terminations: BTreeMap<Termination, usize>,
     /// The SPRT, when one was run.
     pub sprt: Option<SprtSummary>,
     /// Every game, by number.
-    pub games: Vec<GameReport>,
+    pub games: Vec<GameEntry>,
 }
 
 impl Summary {
-    /// The summary of `reports` under `settings`.
+    /// The summary of `reports` under `settings`, for the event named `event`.
     pub fn new(
+        event: &str,
         settings: &Settings,
         scheduled: usize,
         reports: &[GameReport],
@@ -345,18 +363,20 @@ impl Summary {
             standings.add(g);
         }
         let sprt = settings.sprt()?.map(|sprt| {
-            let tally = standings.first_pairing();
-            let llr = sprt.llr(&tally);
+            let tally = standings.first_pairing_pairs();
+            let llr = sprt.llr_pentanomial(&tally);
             let (lower, upper) = sprt.bounds();
             SprtSummary {
                 test: sprt.to_string(),
+                pentanomial: tally.penta,
                 llr,
                 bounds: [lower, upper],
                 decision: sprt.decide(llr).to_string(),
             }
         });
         Ok(Summary {
-            event: super::pgn::EVENT.to_string(),
+            version: SUMMARY_VERSION,
+            event: event.to_string(),
             settings: settings.clone(),
             games_scheduled: scheduled,
             games_played: games.len(),
@@ -368,14 +388,21 @@ impl Summary {
                 .iter()
                 .map(|(&(a, b), t)| Row::new(format!("{} vs {}", names[a], names[b]), t))
                 .collect(),
-            terminations: standings
-                .terminations()
-                .iter()
-                .map(|(t, n)| (t.to_string(), *n))
-                .collect(),
+            terminations: standings.terminations().clone(),
             sprt,
-            games,
+            games: games.iter().map(GameEntry::new).collect(),
         })
+    }
+
+    /// The games as the arena keeps them (numbered from 0).
+    pub fn reports(&self) -> Result<Vec<GameReport>, String> {
+        self.games
+            .iter()
+            .map(|g| {
+                g.report()
+                    .ok_or_else(|| "a game numbered 0; expected numbers from 1".to_string())
+            })
+            .collect()
     }
 
     /// Writes the summary as pretty JSON.
@@ -402,6 +429,8 @@ mod tests {
             detail: String::new(),
             plies: 10,
             opening: "-".to_string(),
+            start: String::new(),
+            moves: Vec::new(),
         }
     }
 
@@ -451,6 +480,6 @@ mod tests {
         assert!(text.contains("weak vs strong"), "{text}");
         assert!(text.contains("15.0%") && text.contains("85.0%"), "{text}");
         assert!(text.contains("7/0/3/0/0"), "{text}");
-        assert!(text.contains("Terminations: goal reached 20"), "{text}");
+        assert!(text.contains("Terminations: goal-reached 20"), "{text}");
     }
 }

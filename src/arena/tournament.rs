@@ -4,31 +4,26 @@
 //! when the SPRT crosses a bound.
 
 use std::collections::{HashSet, VecDeque};
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
-use std::time::{Duration, Instant};
 
 use super::error::ArenaError;
 use super::files::check_writable;
 use super::game::{GameRecord, GameReport, GameSlot, play_game};
 use super::openings::OpeningBook;
-use super::pgn::{Venue, write_game};
+use super::pgn::{Comments, Venue, write_game};
 use super::player::{Player, check_engine, make_player};
 use super::process::EngineLog;
+use super::progress::Progress;
 use super::records::open_records;
 use super::schedule::ScheduledGame;
 use super::settings::Settings;
 use super::signals;
 use super::stats::Sprt;
-use super::summary::{Standings, Summary, signed_elo, sprt_line, table};
-use crate::arena::stats::format_margin;
-
-/// How often the progress line is redrawn on a terminal, and printed otherwise.
-const PROGRESS_TTY: Duration = Duration::from_millis(100);
-const PROGRESS_PLAIN: Duration = Duration::from_secs(2);
+use super::summary::{Standings, Summary, table};
+use super::traffic::TrafficLog;
 
 /// Where a tournament writes, and how many games it plays at once.
 #[derive(Clone, Debug)]
@@ -37,10 +32,18 @@ pub struct RunOptions {
     pub concurrency: usize,
     /// The PGN file.
     pub pgn: Option<PathBuf>,
+    /// Whether PGN records carry the engines' comments.
+    pub pgn_comments: Comments,
+    /// The event name of the records and the summary.
+    pub event: String,
     /// The JSON summary.
     pub json: Option<PathBuf>,
     /// The log of engine stderr and process events.
     pub log: Option<PathBuf>,
+    /// The log of every protocol line to and from every engine.
+    pub protocol_log: Option<PathBuf>,
+    /// A line on stderr per finished game.
+    pub show_games: bool,
     /// The state file.
     pub state: PathBuf,
     /// Continue from the state file instead of starting over.
@@ -74,6 +77,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         ("--pgn", &options.pgn),
         ("--json", &options.json),
         ("--log", &options.log),
+        ("--protocol-log", &options.protocol_log),
         ("--state", &Some(options.state.clone())),
     ] {
         if let Some(path) = path {
@@ -88,7 +92,8 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         options.resume,
         options.force,
     )?;
-    let log = EngineLog::open(options.log.as_deref(), options.resume)?;
+    let traffic = TrafficLog::open(options.protocol_log.as_deref(), options.resume)?;
+    let log = EngineLog::open(options.log.as_deref(), options.resume)?.with_traffic(traffic);
     for spec in &settings.engines {
         check_engine(spec, &log)?;
     }
@@ -115,23 +120,28 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     for r in &reports {
         standings.add(r);
     }
-    let venue = Venue::here_and_now();
-    let stop = AtomicBool::new(
-        sprt.as_ref()
-            .is_some_and(|s| s.decision(&standings.first_pairing()).is_final()),
-    );
+    let venue = Venue::here_and_now(&options.event);
+    let stop = AtomicBool::new(false);
+    // Once the SPRT has decided, pairs already begun are finished, and no new pair begins.
+    let decided = AtomicBool::new(sprt_decided(sprt.as_ref(), &standings));
+    let begun: HashSet<usize> = reports.iter().map(|r| r.pair).collect();
     let workers = options.concurrency.max(1).min(queue.len());
-    let queue = Mutex::new(queue);
-    let mut progress = Progress::new(options.progress, games.len());
+    let queue = Mutex::new(Queue {
+        games: queue,
+        begun,
+    });
+    let mut progress = Progress::new(options.progress, options.show_games, games.len());
     let mut failure = None;
     thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<GameRecord>();
         for w in 0..workers {
             let tx = tx.clone();
-            let (queue, stop, book, log) = (&queue, &stop, &book, &log);
+            let (queue, stop, decided, book, log) = (&queue, &stop, &decided, &book, &log);
             let spawned = thread::Builder::new()
                 .name(format!("arena-worker-{w}"))
-                .spawn_scoped(scope, move || worker(settings, book, queue, stop, &tx, log));
+                .spawn_scoped(scope, move || {
+                    worker(settings, book, queue, [stop, decided], &tx, log)
+                });
             if let Err(e) = spawned {
                 failure = Some(format!("cannot start a worker thread: {e}"));
                 stop.store(true, Ordering::SeqCst);
@@ -143,7 +153,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
             if failure.is_some() || signals::interrupted() {
                 continue;
             }
-            let text = write_game(&record, &venue);
+            let text = write_game(&record, &venue, options.pgn_comments);
             // The state first: it is the source of truth, and --resume rebuilds the PGN from it.
             let written = state
                 .append(&record.report, &text)
@@ -154,11 +164,10 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
                 continue;
             }
             standings.add(&record.report);
+            progress.finished(&record.report, standings.games());
             reports.push(record.report);
-            if let Some(sprt) = &sprt {
-                if sprt.decision(&standings.first_pairing()).is_final() {
-                    stop.store(true, Ordering::SeqCst);
-                }
+            if sprt_decided(sprt.as_ref(), &standings) {
+                decided.store(true, Ordering::SeqCst);
             }
             progress.show(&standings, sprt.as_ref(), false);
         }
@@ -167,7 +176,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     if let Some(e) = failure {
         return Err(ArenaError::Described(e));
     }
-    let summary = Summary::new(settings, games.len(), &reports)?;
+    let summary = Summary::new(&options.event, settings, games.len(), &reports)?;
     if let Some(path) = &options.json {
         summary.save(path)?;
     }
@@ -182,12 +191,40 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     Ok(Finished { table })
 }
 
+/// Whether the SPRT, if any, has crossed a bound over the complete pairs.
+fn sprt_decided(sprt: Option<&Sprt>, standings: &Standings) -> bool {
+    let pairs = standings.first_pairing_pairs();
+    sprt.is_some_and(|s| pairs.pairs() > 0 && s.decide(s.llr_pentanomial(&pairs)).is_final())
+}
+
+/// The games still to play, and the pairs of which a game has been handed out or played.
+struct Queue {
+    games: VecDeque<ScheduledGame>,
+    begun: HashSet<usize>,
+}
+
+impl Queue {
+    /// The next game; once `decided`, only the second game of a pair already begun.
+    fn next(&mut self, decided: bool) -> Option<ScheduledGame> {
+        let index = if decided {
+            self.games
+                .iter()
+                .position(|g| self.begun.contains(&g.pair))?
+        } else {
+            0
+        };
+        let game = self.games.remove(index)?;
+        self.begun.insert(game.pair);
+        Some(game)
+    }
+}
+
 /// One worker: takes the next game from the queue until it is empty or the match stops.
 fn worker(
     settings: &Settings,
     book: &OpeningBook,
-    queue: &Mutex<VecDeque<ScheduledGame>>,
-    stop: &AtomicBool,
+    queue: &Mutex<Queue>,
+    [stop, decided]: [&AtomicBool; 2],
     tx: &mpsc::Sender<GameRecord>,
     log: &EngineLog,
 ) {
@@ -198,7 +235,11 @@ fn worker(
         .map(|spec| Some(make_player(spec, settings.seed, log)))
         .collect();
     while !stop.load(Ordering::SeqCst) && !signals::interrupted() {
-        let Some(game) = queue.lock().unwrap_or_else(|p| p.into_inner()).pop_front() else {
+        let next = queue
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .next(decided.load(Ordering::SeqCst));
+        let Some(game) = next else {
             break;
         };
         let [a, b] = game.engines;
@@ -219,81 +260,4 @@ fn worker(
             break;
         }
     }
-}
-
-/// The live progress line on stderr.
-struct Progress {
-    enabled: bool,
-    tty: bool,
-    total: usize,
-    last: Option<Instant>,
-}
-
-impl Progress {
-    fn new(enabled: bool, total: usize) -> Progress {
-        Progress {
-            enabled,
-            tty: std::io::stderr().is_terminal(),
-            total,
-            last: None,
-        }
-    }
-
-    /// Redraws the line if it is due (always when `last`).
-    fn show(&mut self, standings: &Standings, sprt: Option<&Sprt>, last: bool) {
-        if !self.enabled {
-            return;
-        }
-        let every = if self.tty {
-            PROGRESS_TTY
-        } else {
-            PROGRESS_PLAIN
-        };
-        if !last && self.last.is_some_and(|t| t.elapsed() < every) {
-            return;
-        }
-        self.last = Some(Instant::now());
-        let line = progress_line(standings, self.total, sprt);
-        let mut err = std::io::stderr().lock();
-        let _ = if self.tty {
-            write!(err, "\r\x1b[2K{line}{}", if last { "\n" } else { "" })
-        } else {
-            writeln!(err, "{line}")
-        };
-        let _ = err.flush();
-    }
-}
-
-/// `[12/40] A vs B 7-5 (58.3%) Elo +58.45 ± 201.30 LLR 0.12 (-2.94, 2.94)`.
-pub fn progress_line(standings: &Standings, total: usize, sprt: Option<&Sprt>) -> String {
-    let names = standings.engines();
-    let (who, tally) = if names.len() == 2 {
-        (
-            format!("{} vs {}", names[0], names[1]),
-            standings.first_pairing(),
-        )
-    } else {
-        (format!("{} vs all", names[0]), standings.engine(0))
-    };
-    let mut line = format!(
-        "[{}/{total}] {who} {}-{}",
-        standings.games(),
-        tally.wins,
-        tally.losses
-    );
-    if let Some(score) = tally.score() {
-        line.push_str(&format!(" ({:.1}%)", score * 100.0));
-    }
-    if let Some(e) = tally.elo() {
-        line.push_str(&format!(
-            " Elo {} ± {}",
-            signed_elo(e.elo),
-            format_margin(e.margin95)
-        ));
-    }
-    if let Some(sprt) = sprt {
-        line.push(' ');
-        line.push_str(&sprt_line(sprt, &standings.first_pairing()));
-    }
-    line
 }

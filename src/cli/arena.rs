@@ -12,6 +12,7 @@ use crate::arena::error::ArenaError;
 use crate::arena::merge::merge;
 use crate::arena::mock::{FloodAt, MockBehaviour, run_mock};
 use crate::arena::openings::OpeningSpec;
+use crate::arena::pgn::{Comments, EVENT};
 use crate::arena::schedule::{Format, Shard};
 use crate::arena::settings::{Settings, SprtSettings};
 use crate::arena::summary::{Summary, table};
@@ -77,6 +78,10 @@ pub struct RunArgs {
     /// Rounds: one game pair (colours swapped, same opening) per pairing each [default: 1, 50000 with --sprt].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub rounds: Option<u64>,
+    /// Games per pairing in each of --rounds, as cutechess-cli's -games counts them: the
+    /// arena plays rounds × games / 2 colour-swapped pairs per pairing (the total must be even).
+    #[arg(long, value_name = "G", value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: Option<u64>,
     /// Games played at once [default: 1].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub concurrency: Option<u64>,
@@ -93,15 +98,25 @@ pub struct RunArgs {
     /// Start square for move-list and random openings.
     #[arg(long, value_name = "SQ")]
     pub start: Option<SquareName>,
-    /// Game records, PGN style.
-    #[arg(long, value_name = "FILE")]
-    pub pgn: Option<PathBuf>,
+    /// Game records in PGN; `--pgn FILE min` writes them without the engines' comments.
+    #[arg(long, value_name = "FILE [min]", num_args = 1..=2)]
+    pub pgn: Option<Vec<String>>,
+    /// The event name in the records and the JSON summary.
+    #[arg(long, value_name = "NAME", default_value = EVENT)]
+    pub event: String,
     /// JSON summary for scripts.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Log of the engines' stderr and of engine starts and stops.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+    /// Log of the protocol traffic: every line to and from every engine, with a timestamp
+    /// and the engine's name (like cutechess-cli -debug or fastchess -log).
+    #[arg(long, value_name = "FILE")]
+    pub protocol_log: Option<PathBuf>,
+    /// A line on stderr for every finished game: number, players, result, termination, plies.
+    #[arg(long)]
+    pub show_games: bool,
     /// Sequential probability ratio test: elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic];
     /// the match stops when a bound is crossed. Needs exactly two engines, the candidate first.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
@@ -197,7 +212,23 @@ pub struct MockArgs {
 /// Runs the arena binary.
 pub fn arena_main() -> ExitCode {
     super::init_logging();
-    let matches = ArenaCli::command().get_matches();
+    let given: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // cutechess-cli and fastchess spellings; arguments that are not UTF-8 are left as given.
+    let args: Vec<std::ffi::OsString> = match given
+        .iter()
+        .map(|a| a.clone().into_string())
+        .collect::<Result<Vec<String>, _>>()
+    {
+        Ok(text) => {
+            let (args, notes) = super::arena_compat::translate(text);
+            for note in notes {
+                eprintln!("{note}");
+            }
+            args.into_iter().map(Into::into).collect()
+        }
+        Err(_) => given,
+    };
+    let matches = ArenaCli::command().get_matches_from(args);
     let mut cli = match ArenaCli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -273,9 +304,9 @@ fn mock(args: &MockArgs) -> ExitCode {
 fn run_merge(args: &MergeArgs) -> Result<(), ArenaError> {
     let (settings, games) = merge(&args.files)?;
     let scheduled = settings.schedule().len();
-    let summary = Summary::new(&settings, scheduled, &games)?;
+    let summary = Summary::new(EVENT, &settings, scheduled, &games)?;
     let mut standings = Standings::new(settings.engines.iter().map(|e| e.name.clone()).collect());
-    for g in &summary.games {
+    for g in &games {
         standings.add(g);
     }
     print!(
@@ -324,6 +355,19 @@ fn default_match(each: &[String]) -> Result<(Vec<Vec<String>>, Vec<String>), Str
     Ok((engines, shared))
 }
 
+/// The PGN file and whether its records carry comments, from `--pgn FILE [min]`.
+fn pgn_args(words: Option<&[String]>) -> Result<(Option<PathBuf>, Comments), ArenaError> {
+    match words {
+        None => Ok((None, Comments::Full)),
+        Some([file]) => Ok((Some(PathBuf::from(file)), Comments::Full)),
+        Some([file, min]) if min == "min" => Ok((Some(PathBuf::from(file)), Comments::Minimal)),
+        Some(other) => Err(ArenaError::Described(format!(
+            "--pgn {}: expected a file name, optionally followed by `min` for records without comments",
+            other.join(" ")
+        ))),
+    }
+}
+
 /// A tournament from the command line.
 fn run_tournament(args: &RunArgs) -> Result<(), ArenaError> {
     let is_default = args.engines.is_empty();
@@ -347,7 +391,14 @@ fn run_tournament(args: &RunArgs) -> Result<(), ArenaError> {
         OpeningSpec::parse(&args.openings)?
     };
     let sprt = args.sprt.as_deref().map(SprtSettings::parse).transpose()?;
-    let rounds = match (args.rounds, &sprt, is_default) {
+    let given_rounds = match args.games {
+        Some(games) => Some(
+            super::arena_compat::rounds_of_games(args.rounds, games)
+                .map_err(ArenaError::Described)?,
+        ),
+        None => args.rounds,
+    };
+    let rounds = match (given_rounds, &sprt, is_default) {
         (Some(n), _, _) => n as usize,
         (None, Some(_), _) => SPRT_MAX_ROUNDS,
         (None, None, true) => DEFAULT_MATCH_ROUNDS,
@@ -381,11 +432,16 @@ fn run_tournament(args: &RunArgs) -> Result<(), ArenaError> {
         None if is_default => DEFAULT_MATCH_CONCURRENCY,
         None => 1,
     };
+    let (pgn, pgn_comments) = pgn_args(args.pgn.as_deref())?;
     let options = RunOptions {
         concurrency,
-        pgn: args.pgn.clone(),
+        pgn,
+        pgn_comments,
+        event: args.event.clone(),
         json: args.json.clone(),
         log: args.log.clone(),
+        protocol_log: args.protocol_log.clone(),
+        show_games: args.show_games,
         state,
         resume: args.resume,
         force: args.force,

@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use clap::Args;
 
 use crate::arena::settings::SprtSettings;
-use crate::arena::stats::{EloEstimate, NormalizedElo, PENTA_NAMES, Sprt, SprtModel, Tally};
+use crate::arena::stats::{
+    EloEstimate, NormalizedElo, PENTA_NAMES, Sprt, SprtModel, Tally, two_decimals,
+};
 
 /// Width of the label column of the report.
 const LABEL_WIDTH: usize = 20;
@@ -13,12 +15,24 @@ const LABEL_WIDTH: usize = 20;
 /// Arguments of `slimetrail-arena stats`.
 #[derive(Args, Debug, Clone)]
 pub struct StatsArgs {
-    /// Games won by the player whose Elo is reported.
-    #[arg(long, value_name = "W", value_parser = parse_count, allow_negative_numbers = true)]
-    pub wins: u64,
-    /// Games lost by that player.
-    #[arg(long, value_name = "L", value_parser = parse_count, allow_negative_numbers = true)]
-    pub losses: u64,
+    /// Games won by the player whose Elo is reported (with --losses; optional with --penta).
+    #[arg(
+        long,
+        value_name = "W",
+        value_parser = parse_count,
+        allow_negative_numbers = true,
+        requires = "losses"
+    )]
+    pub wins: Option<u64>,
+    /// Games lost by that player (with --wins).
+    #[arg(
+        long,
+        value_name = "L",
+        value_parser = parse_count,
+        allow_negative_numbers = true,
+        requires = "wins"
+    )]
+    pub losses: Option<u64>,
     /// Games drawn (never happens in Slime Trail; kept to check chess reference figures).
     #[arg(
         long,
@@ -74,22 +88,58 @@ pub struct StatsArgs {
 }
 
 /// Checks the arguments and returns the report to print, or an error naming the argument.
+/// Warnings go to stderr as plain sentences.
 pub fn run(args: &StatsArgs) -> Result<String, String> {
-    let mut tally = Tally::from_wdl(args.wins, args.draws, args.losses);
-    if let Some(text) = &args.penta {
-        tally.penta = parse_penta(text)?;
-        if !tally.penta_matches_wdl() {
-            log::warn!(
-                "--penta {text} cannot describe the same games as {} wins, {} draws, {} losses; \
-                 reporting both as given",
-                args.wins,
-                args.draws,
-                args.losses
+    let penta = args.penta.as_deref().map(parse_penta).transpose()?;
+    let sprt = sprt_from_args(args)?;
+    let (tally, games_known) = match (args.wins.zip(args.losses), penta) {
+        (Some((wins, losses)), penta) => {
+            let mut tally = Tally::from_wdl(wins, args.draws, losses);
+            if let Some(penta) = penta {
+                tally.penta = penta;
+                if !tally.penta_matches_wdl() {
+                    eprintln!(
+                        "warning: --penta {} cannot describe the same games as {}; reporting both as given",
+                        args.penta.as_deref().unwrap_or_default(),
+                        wdl_text(&tally)
+                    );
+                }
+            }
+            (tally, true)
+        }
+        (None, Some(penta)) => games_of_pairs(penta),
+        (None, None) => {
+            return Err(
+                "expected game counts --wins W --losses L [--draws D], or pair counts --penta LL,LD,DDWL,WD,WW, or both"
+                    .to_string(),
             );
         }
-    }
-    let sprt = sprt_from_args(args)?;
-    Ok(report(&tally, args.penta.is_some(), sprt.as_ref()))
+    };
+    Ok(report(&tally, games_known, penta.is_some(), sprt.as_ref()))
+}
+
+/// The games of pair counts given alone, and whether they are known: pairs fix their games
+/// unless some are in the middle category, which may hold two draws or a win and a loss.
+fn games_of_pairs(penta: [u64; 5]) -> (Tally, bool) {
+    let [ll, ld, middle, wd, ww] = penta;
+    let mut tally = Tally::from_wdl(2 * ww + wd, ld + wd, 2 * ll + ld);
+    tally.penta = penta;
+    (tally, middle == 0)
+}
+
+/// `3 wins, 1 draw, 1 loss`, singular where the count is 1.
+fn wdl_text(tally: &Tally) -> String {
+    format!(
+        "{}, {}, {}",
+        counted(tally.wins, "win", "wins"),
+        counted(tally.draws, "draw", "draws"),
+        counted(tally.losses, "loss", "losses")
+    )
+}
+
+/// `1 win`, `2 wins`.
+fn counted(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 /// Parses a count of games.
@@ -150,29 +200,36 @@ fn sprt_from_args(args: &StatsArgs) -> Result<Option<Sprt>, String> {
         })
 }
 
-/// The report: games, score, Elo, LOS and normalized Elo; the same over pairs when
-/// `with_pairs`; LLRs, bounds and the decision when an SPRT is given.
-pub fn report(tally: &Tally, with_pairs: bool, sprt: Option<&Sprt>) -> String {
+/// The report: games, score, Elo, LOS and normalized Elo (when the games are known); the
+/// same over pairs when `with_pairs`; LLRs, bounds and the decision when an SPRT is given.
+pub fn report(tally: &Tally, games_known: bool, with_pairs: bool, sprt: Option<&Sprt>) -> String {
     let mut out = String::new();
     let mut line = |label: &str, value: String| {
         let _ = writeln!(out, "{label:<LABEL_WIDTH$}{value}");
     };
-    line(
-        "games",
-        format!(
-            "{}: {} wins, {} draws, {} losses",
-            tally.games(),
-            tally.wins,
-            tally.draws,
-            tally.losses
-        ),
-    );
-    line("score", percent(tally.score()));
-    elo_lines(&mut line, "", tally.elo_trinomial(), "games");
-    line(
-        "normalized elo",
-        normalized(tally.normalized_elo_trinomial(), tally.games()),
-    );
+    if games_known {
+        line("games", format!("{}: {}", tally.games(), wdl_text(tally)));
+        line("score", percent(tally.score()));
+        elo_lines(&mut line, "", tally.elo_trinomial(), "games");
+        line(
+            "normalized elo",
+            normalized(tally.normalized_elo_trinomial(), tally.games()),
+        );
+    } else {
+        const UNSPLIT: &str = "n/a (the DD+WL pairs may be two draws or a win and a loss each; \
+                               give --wins and --losses for per-game figures)";
+        line(
+            "games",
+            format!(
+                "{} in {} pairs; wins and losses cannot be split from pair counts",
+                2 * tally.pairs(),
+                tally.pairs()
+            ),
+        );
+        for label in ["elo", "los", "normalized elo"] {
+            line(label, UNSPLIT.to_string());
+        }
+    }
     if with_pairs {
         let pairs = tally.pentanomial();
         let counts: Vec<String> = PENTA_NAMES
@@ -190,12 +247,17 @@ pub fn report(tally: &Tally, with_pairs: bool, sprt: Option<&Sprt>) -> String {
     }
     if let Some(sprt) = sprt {
         line("sprt", sprt.to_string());
-        line("llr", format!("{:.2}", sprt.llr_trinomial(tally)));
+        if games_known {
+            line("llr", two_decimals(sprt.llr_trinomial(tally)));
+        }
         if with_pairs {
-            line("pair llr", format!("{:.2}", sprt.llr_pentanomial(tally)));
+            line("pair llr", two_decimals(sprt.llr_pentanomial(tally)));
         }
         let (lower, upper) = sprt.bounds();
-        line("llr bounds", format!("[{lower:.2}, {upper:.2}]"));
+        line(
+            "llr bounds",
+            format!("[{}, {}]", two_decimals(lower), two_decimals(upper)),
+        );
         let basis = if with_pairs && tally.pairs() > 0 {
             "pairs"
         } else {
@@ -218,7 +280,14 @@ fn elo_lines(
 ) {
     match estimate {
         Some(e) => {
-            line(&format!("{prefix}elo"), e.to_string());
+            let note = if e.elo == f64::INFINITY {
+                " (every point scored: the 95 % interval has no upper end)".to_string()
+            } else if e.elo == f64::NEG_INFINITY {
+                " (no point scored: the 95 % interval has no lower end)".to_string()
+            } else {
+                String::new()
+            };
+            line(&format!("{prefix}elo"), format!("{e}{note}"));
             line(&format!("{prefix}los"), format!("{:.2} %", e.los_percent()));
         }
         None => {

@@ -1,6 +1,7 @@
 //! Command lines of the two binaries: argument definitions and the commands they run.
 
 mod arena;
+mod arena_compat;
 mod arena_stats;
 mod bench;
 mod perft;

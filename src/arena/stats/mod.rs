@@ -22,7 +22,7 @@ mod pentanomial;
 mod sprt;
 mod tally;
 
-pub use elo::{EloEstimate, format_margin};
+pub use elo::{EloEstimate, two_decimals};
 pub use normalized::NormalizedElo;
 pub use pentanomial::{GameResult, PENTA_NAMES};
 pub use sprt::{Sprt, SprtDecision, SprtError, SprtModel};
