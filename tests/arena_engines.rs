@@ -63,19 +63,21 @@ fn a_flooding_engine_loses_within_its_timeout() {
 
 #[test]
 fn a_flooding_handshake_stops_the_arena_before_the_first_game() {
-    let dir = TempDir::new("arena-flood-ugi");
-    let (output, games) = against_mock(&dir, &["--flood", "ugi"], "timeout=300", 1);
-    assert!(
-        !output.status.success(),
-        "a failed start-up must fail the run"
-    );
-    let err = text(&output.stderr);
-    assert!(
-        err.contains("odd") && err.contains("no ugiok within 300 ms"),
-        "{err}"
-    );
-    assert!(games.is_empty());
-    assert_all_gone(&all_pids(&dir));
+    for (at, missing) in [
+        ("ugi", "no ugiok within 300 ms"),
+        ("isready", "no readyok to isready within 300 ms"),
+    ] {
+        let dir = TempDir::new(&format!("arena-flood-{at}"));
+        let (output, games) = against_mock(&dir, &["--flood", at], "timeout=300", 1);
+        assert!(
+            !output.status.success(),
+            "a failed start-up must fail the run"
+        );
+        let err = text(&output.stderr);
+        assert!(err.contains("name=odd") && err.contains(missing), "{err}");
+        assert!(games.is_empty());
+        assert_all_gone(&all_pids(&dir));
+    }
 }
 
 #[test]

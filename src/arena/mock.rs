@@ -40,7 +40,8 @@ pub struct MockBehaviour {
     pub move_delay: Option<Duration>,
     /// Seed of the random moves.
     pub seed: u64,
-    /// Flood `info` lines forever instead of answering: at `ugi`, or at this move's `go`.
+    /// Flood `info` lines forever instead of answering: at `ugi`, at the first `isready`,
+    /// or at this move's `go`.
     pub flood: Option<FloodAt>,
     /// Answer every `go` with two `bestmove` lines.
     pub double_bestmove: bool,
@@ -64,6 +65,8 @@ pub struct MockBehaviour {
 pub enum FloodAt {
     /// Instead of answering `ugi`.
     Handshake,
+    /// Instead of answering the first `isready`.
+    Ready,
     /// Instead of answering this move's `go`.
     Move(u32),
 }
@@ -228,6 +231,7 @@ impl Mock<'_> {
                     Message::UgiOk,
                 ])
             }
+            Message::IsReady if b.flood == Some(FloodAt::Ready) => Step::Flood,
             Message::IsReady if b.no_readyok => Step::Reply(Vec::new()),
             Message::IsReady if b.early_bestmove => {
                 // Both lines in one write, so that they arrive together.

@@ -338,9 +338,9 @@ impl Player for ProcessPlayer {
         };
         let timeout = self.timeout;
         let process = self.running()?;
-        send(process, &[Message::Position(setup)])?;
         // Synchronise before `go`: whatever the engine printed since its last search (such as
         // a second `bestmove`) is read and discarded up to `readyok`, never taken as a reply.
+        send(process, &[Message::Position(setup)])?;
         ping(process, timeout)?;
         let sent = Instant::now();
         send(process, &[Message::Go(go)])?;

@@ -1,7 +1,8 @@
-//! Runs a tournament: N workers each play one game at a time with their own engine
-//! processes (reused across games); the main thread records every finished game in the
-//! state file and the PGN file, keeps the standings, shows progress, and stops the match
-//! when the SPRT crosses a bound.
+//! Runs a tournament: output paths and engines are checked first; then N workers each
+//! play one game at a time with their own engine processes (reused across games); the
+//! main thread records every finished game in the state file and the PGN file, keeps the
+//! standings, shows progress, and stops the match when the SPRT crosses a bound or at
+//! Ctrl-C (then writing the summary of the games finished).
 
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
@@ -95,7 +96,16 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     let traffic = TrafficLog::open(options.protocol_log.as_deref(), options.resume)?;
     let log = EngineLog::open(options.log.as_deref(), options.resume)?.with_traffic(traffic);
     for spec in &settings.engines {
-        check_engine(spec, &log)?;
+        if let Err(e) = check_engine(spec, &log) {
+            if signals::interrupted() {
+                return Err(ArenaError::Interrupted {
+                    table: String::new(),
+                    saved: done.len(),
+                    scheduled: games.len(),
+                });
+            }
+            return Err(e.into());
+        }
     }
     let in_schedule: HashSet<usize> = games.iter().map(|g| g.number).collect();
     let mut reports: Vec<GameReport> = done

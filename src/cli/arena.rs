@@ -183,8 +183,8 @@ pub struct MockArgs {
     /// Seed of the random moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Flood `info` lines instead of answering: `ugi`, or a move number.
-    #[arg(long, value_name = "ugi|N")]
+    /// Flood `info` lines instead of answering: `ugi`, `isready`, or a move number.
+    #[arg(long, value_name = "ugi|isready|N")]
     pub flood: Option<String>,
     /// Answer every `go` with two `bestmove` lines.
     #[arg(long)]
@@ -269,10 +269,11 @@ fn mock(args: &MockArgs) -> ExitCode {
     let flood = match args.flood.as_deref() {
         None => None,
         Some("ugi") => Some(FloodAt::Handshake),
+        Some("isready") => Some(FloodAt::Ready),
         Some(n) => match n.parse() {
             Ok(n) => Some(FloodAt::Move(n)),
             Err(_) => {
-                eprintln!("mock-engine: --flood {n}: expected `ugi` or a move number");
+                eprintln!("mock-engine: --flood {n}: expected `ugi`, `isready` or a move number");
                 return ExitCode::FAILURE;
             }
         },
