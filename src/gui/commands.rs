@@ -221,7 +221,7 @@ mod tests {
             ("go infinite", "a hint needs a limit"),
             ("go movetime 999999", "out of range"),
             ("ugi", "not something the page can ask"),
-            ("bestmove c3", "reply"),
+            ("bestmove c3", "not something the page can ask"),
             ("setoption name Level value 11", "from 1 to 10"),
             ("setoption name Hash value 16", "unknown option 'Hash'"),
             ("setoption name Player1 value robot", "human or engine"),

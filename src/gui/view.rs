@@ -243,18 +243,14 @@ pub fn verdict_words(
     moves: &[(String, MoveValue)],
     checking: bool,
 ) -> String {
-    let plies = mate.unsigned_abs();
     if mate < 0 {
         return format!(
-            "player {} wins with best play (mate in {plies} plies); every move of player {} loses",
+            "player {} wins with best play; every move of player {} loses",
             (!to_move).number(),
             to_move.number()
         );
     }
-    let mut text = format!(
-        "player {} wins with best play (mate in {plies} plies)",
-        to_move.number()
-    );
+    let mut text = format!("player {} wins with best play", to_move.number());
     let winning: Vec<&str> = moves
         .iter()
         .filter(|(_, v)| *v == MoveValue::Wins)
@@ -312,7 +308,7 @@ mod tests {
         );
         assert_eq!(
             v,
-            "player 2 wins with best play (mate in 5 plies); your winning moves: c3, d2"
+            "player 2 wins with best play; your winning moves: c3, d2"
         );
     }
 }
