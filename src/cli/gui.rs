@@ -1,7 +1,6 @@
 //! `slimetrail gui`: the browser GUI's command line.
 
 use std::net::{IpAddr, Ipv4Addr};
-use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -78,7 +77,7 @@ fn engine_command(words: &[String]) -> Result<EngineCommand, String> {
     Ok(EngineCommand {
         launch: Launch {
             name: spec.name,
-            cmd: PathBuf::from(cmd),
+            cmd,
             args,
             dir,
         },

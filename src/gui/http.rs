@@ -109,7 +109,7 @@ fn header_value(request: &Request, name: &'static str) -> Option<String> {
 
 fn handle(site: &Site, request: Request) {
     let host = header_value(&request, "Host").unwrap_or_default();
-    if !site.allowed_hosts.is_empty() && !site.allowed_hosts.iter().any(|h| *h == host) {
+    if !site.allowed_hosts.is_empty() && !site.allowed_hosts.contains(&host) {
         let _ = request.respond(error(
             403,
             &format!(

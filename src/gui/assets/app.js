@@ -121,7 +121,8 @@ function render() {
   const trail = [state.start, ...state.moves];
   const step = new Map();
   trail.forEach((sq, i) => { if (sq !== state.snail) step.set(sq, i + 1); });
-  const pv = (state.analysis && state.thinking && state.thinking.pv) || [];
+  // The first moves of the engine's line, drawn on the board.
+  const pv = ((state.analysis && state.thinking && state.thinking.pv) || []).slice(0, 8);
   for (const button of $('board').children) {
     const sq = button.dataset.sq;
     const words = [];
@@ -163,8 +164,8 @@ function drawLines(trail, pv) {
   const svg = $('lines');
   svg.setAttribute('viewBox', `0 0 ${state.width} ${state.height}`);
   const points = (squares) => squares.map((sq) => centre(sq).join(',')).join(' ');
-  let html = `<polyline points="${points(trail)}" fill="none" stroke="#3d5a2c" stroke-width="0.07"
-    stroke-linecap="round" stroke-linejoin="round" opacity="0.7"/>`;
+  let html = `<polyline points="${points(trail)}" fill="none" stroke="#2f4a22" stroke-width="0.05"
+    stroke-linecap="round" stroke-linejoin="round" opacity="0.45"/>`;
   if (pv.length) {
     html += `<polyline points="${points([state.snail, ...pv])}" fill="none" stroke="#7a3db8"
       stroke-width="0.06" stroke-dasharray="0.15 0.1" opacity="0.85"/>`;
@@ -207,14 +208,26 @@ function renderStatus() {
 }
 
 function renderMoves() {
+  // Numbered moves, a pair per line; moves that redo would replay are greyed.
   const list = $('moves');
   list.textContent = '';
   const all = [...state.moves.map((m) => [m, false]), ...state.redo.map((m) => [m, true])];
+  const offset = startSide() - 1;
+  let li = null;
   all.forEach(([move, redo], i) => {
-    const li = document.createElement('li');
-    li.textContent = `player ${((i + (startSide() - 1)) % 2) + 1}: ${move}`;
-    if (redo) li.className = 'redo';
-    list.appendChild(li);
+    const ply = i + offset;
+    if (ply % 2 === 0 || li === null) {
+      li = document.createElement('li');
+      li.value = Math.floor(ply / 2) + 1;
+      if (ply % 2 === 1) li.appendChild(document.createTextNode('… '));
+      list.appendChild(li);
+    }
+    const span = document.createElement('span');
+    span.className = redo ? 'mv redo' : 'mv';
+    span.textContent = move;
+    span.setAttribute('aria-label', `player ${(ply % 2) + 1}: ${move}`);
+    li.appendChild(span);
+    li.appendChild(document.createTextNode(' '));
   });
   list.scrollTop = list.scrollHeight;
 }
