@@ -447,4 +447,9 @@ fn twenty_sessions_opened_and_closed_leave_no_engine_process() {
     let started = pids(&dir.path("mock.pids"));
     assert_eq!(started.len(), 20);
     wait_gone(&started);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while gui.sessions() > 0 {
+        assert!(Instant::now() < deadline, "closed sessions stay open");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

@@ -230,13 +230,14 @@ impl Session {
             self.check_pages();
         }
         self.subscribers.clear();
-        if let EngineSlot::Ready(engine) = std::mem::replace(&mut self.engine, EngineSlot::Starting)
-        {
+        let engine = std::mem::replace(&mut self.engine, EngineSlot::Down(String::new()));
+        let starting = matches!(engine, EngineSlot::Starting);
+        if let EngineSlot::Ready(engine) = engine {
             engine.quit();
         }
         // An engine still starting arrives as `Started` and is stopped when dropped.
         let deadline = Instant::now() + self.config.engine.timeout + Duration::from_secs(1);
-        if matches!(self.engine, EngineSlot::Starting) {
+        if starting {
             while let Ok(input) = self
                 .inputs
                 .recv_timeout(deadline.saturating_duration_since(Instant::now()))
