@@ -390,6 +390,62 @@ fn an_engine_crash_mid_game_keeps_the_game_and_restarts() {
     wait_gone(&started);
 }
 
+/// A GUI whose engine is the mock engine with these flags; its pids go to `mock.pids`.
+fn with_mock(dir: &TempDir, gui_args: &[&str], flags: &[&str]) -> Gui {
+    let mut args: Vec<String> = gui_args.iter().map(|a| a.to_string()).collect();
+    args.push("--engine".to_string());
+    args.push(format!("cmd={ARENA}"));
+    args.push("arg=mock-engine".to_string());
+    args.push("arg=--pid-file".to_string());
+    args.push(format!("arg={}", dir.file("mock.pids")));
+    args.extend(flags.iter().map(|f| format!("arg={f}")));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    Gui::start(&refs)
+}
+
+#[test]
+fn a_hung_engine_is_reported_and_the_game_kept() {
+    let dir = TempDir::new("gui-hang");
+    let gui = with_mock(&dir, &[], &["--hang-at", "1"]);
+    let id = gui.open();
+    let mut events = gui.events(&id);
+    events.wait("the engine ready", |s| s["engine"]["status"] == "ready");
+    gui.ok(&id, "setoption name MoveTime value 50\nmove c3");
+    let down = events.wait("the hang", |s| s["engine"]["status"] == "down");
+    let message = down["engine"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("stopped answering") && message.contains("restart the engine"),
+        "{message}"
+    );
+    assert_eq!(moves(&down), ["c3"]);
+    let hung = pids(&dir.path("mock.pids"));
+    wait_gone(&hung);
+}
+
+#[test]
+fn the_engine_plays_both_sides_in_watch_mode() {
+    let dir = TempDir::new("gui-watch");
+    let gui = with_mock(&dir, &[], &[]);
+    let id = gui.open();
+    let mut events = gui.events(&id);
+    gui.ok(
+        &id,
+        "setoption name Player1 value engine\nsetoption name Player2 value engine\n\
+         setoption name MoveTime value 50\nnewgame size 5x5",
+    );
+    let over = events.wait("the end", |s| !s["over"].is_null());
+    let mut position: Position = Position::start(Size::new(5, 5).unwrap());
+    for m in moves(&over) {
+        let square = position.parse_move(&m).unwrap();
+        position.play(square);
+    }
+    assert_eq!(
+        position.outcome().winner().map(|w| w.number()),
+        over["over"]["winner"].as_u64().map(|w| w as u8),
+        "{over}"
+    );
+}
+
 #[test]
 fn a_tab_closed_mid_search_leaves_no_engine_process() {
     let dir = TempDir::new("gui-disconnect");

@@ -123,7 +123,7 @@ fn handle(site: &Site, request: Request) {
         let same = origin
             .split_once("://")
             .is_some_and(|(_, rest)| rest == host);
-        if !same && origin != "null" {
+        if !same {
             let _ = request.respond(error(
                 403,
                 &format!("requests from another site ({origin}) are refused: expected this page"),
