@@ -133,9 +133,16 @@ try:
     shot("start")
 
     # An illegal click explains why.
-    first = js("return document.querySelector('#board .sq.legal').dataset.sq;")
     click('[data-sq="d4"]')
     wait("the illegal-click message", lambda: "snail's own square" in (text("#error") or ""))
+    # The keyboard: arrow keys move between squares, Enter plays the focused one.
+    js("document.querySelector('[data-sq=\"d4\"]').focus();")
+    d4 = find('[data-sq="d4"]')
+    call("POST", S + f"/element/{d4}/value", {"text": "\ue015"})
+    focused = wait("the focus on d3", lambda: js("return document.activeElement.dataset.sq === 'd3';"))
+    d3 = find('[data-sq="d3"]')
+    call("POST", S + f"/element/{d3}/value", {"text": "\ue007"})
+    wait("the keyboard move", lambda: moves()[:1] == ["d3"])
 
     def human_turn():
         return js("return !document.getElementById('announce').classList.contains('over') && "
@@ -213,11 +220,24 @@ try:
     assert reason in announced, (announced, reason)
     live = js("return document.getElementById('announce').getAttribute('aria-live');")
     assert live == "polite", live
+    click("#show-position")
+    position = js("return document.getElementById('record').value;")
+    assert position.count("/") == H - 1 and position.split()[-1] in ("1", "2"), position
     click("#show-pgn")
     pgn = js("return document.getElementById('record').value;")
     result = "1-0" if winner == 1 else "0-1"
     assert f'[Result "{result}"]' in pgn, pgn
     shot("end")
+    # The record imports back: the same moves and result.
+    click("#undo")
+    wait("undo at the end", lambda: len(moves()) < len(played))
+    click("#import")
+    wait("the import", lambda: text("#announce") == announced and moves() == played)
+    # A phone-sized viewport still shows the whole board.
+    call("POST", S + "/window/rect", {"width": 390, "height": 844})
+    width = js("return document.getElementById('board').getBoundingClientRect().right;")
+    assert width <= js("return window.innerWidth;"), width
+    shot("phone")
     print(f"browser-test: {len(played)} plies, {announced}")
 finally:
     call("DELETE", S)
