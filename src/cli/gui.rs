@@ -85,3 +85,31 @@ fn engine_command(words: &[String]) -> Result<EngineCommand, String> {
         timeout: spec.limits.timeout,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn engines_are_read_with_the_arena_syntax() {
+        let engine = engine_command(&words(
+            "cmd=/bin/sh arg=-c arg=x option.Hash=16 timeout=500",
+        ))
+        .unwrap();
+        assert_eq!(engine.launch.name, "sh");
+        assert_eq!(engine.launch.args, ["-c", "x"]);
+        assert_eq!(engine.options, [("Hash".to_string(), "16".to_string())]);
+        assert_eq!(engine.timeout, Duration::from_millis(500));
+        let e = engine_command(&words("cmd=random")).unwrap_err();
+        assert!(e.contains("expected cmd=PATH"), "{e}");
+        let e = engine_command(&words("cmd=/no/such/engine")).unwrap_err();
+        assert!(
+            e.contains("--engine cmd=/no/such/engine") && e.contains("no such file"),
+            "{e}"
+        );
+    }
+}

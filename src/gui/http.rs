@@ -24,8 +24,8 @@ const STYLE_CSS: &str = include_str!("assets/style.css");
 
 /// The largest command request, in bytes.
 const MAX_COMMAND_BODY: usize = MAX_LINES * 256;
-/// Requests handled at once; more are answered 503.
-const MAX_HANDLERS: usize = 64;
+/// Requests handled at once besides the event streams; more are answered 503.
+const MAX_OTHER_HANDLERS: usize = 32;
 /// How often an idle event stream sends a comment, which also finds closed tabs.
 const HEARTBEAT: Duration = Duration::from_secs(2);
 /// How long a request waits for its session's answer.
@@ -37,17 +37,21 @@ pub struct Site {
     pub registry: Arc<Registry>,
     /// Host names the page may be reached under (`Host` header), empty for any.
     pub allowed_hosts: Vec<String>,
+    /// The most sessions, for the number of requests served at once.
+    pub max_sessions: usize,
 }
 
 /// Serves requests until the process ends.
 pub fn serve(server: Server, site: Site) {
     let site = Arc::new(site);
     let active = Arc::new(AtomicUsize::new(0));
+    // Every session's event streams, and some room for the other requests.
+    let max_handlers = site.max_sessions * super::session::MAX_SUBSCRIBERS + MAX_OTHER_HANDLERS;
     for request in server.incoming_requests() {
-        if active.load(Ordering::SeqCst) >= MAX_HANDLERS {
+        if active.load(Ordering::SeqCst) >= max_handlers {
             let _ = request.respond(error(
                 503,
-                &format!("the server is busy: {MAX_HANDLERS} requests at once; expected fewer"),
+                &format!("the server is busy: {max_handlers} requests at once; expected fewer"),
             ));
             continue;
         }

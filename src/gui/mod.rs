@@ -73,6 +73,7 @@ pub fn run(config: GuiConfig) -> Result<(), String> {
     if config.open {
         open_browser(&url);
     }
+    let max_sessions = config.max_sessions;
     let registry = Registry::new(
         config.max_sessions,
         SessionConfig {
@@ -85,6 +86,7 @@ pub fn run(config: GuiConfig) -> Result<(), String> {
         http::Site {
             registry,
             allowed_hosts,
+            max_sessions,
         },
     );
     Ok(())
