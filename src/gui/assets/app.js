@@ -87,6 +87,7 @@ function buildBoard() {
   const board = $('board');
   board.textContent = '';
   board.style.gridTemplateColumns = `repeat(${state.width}, 1fr)`;
+  board.style.gridTemplateRows = `repeat(${state.height}, 1fr)`;
   board.style.setProperty('--aspect', `${state.width} / ${state.height}`);
   board.setAttribute('aria-label', `Board, ${state.width} by ${state.height}`);
   for (let rank = state.height - 1; rank >= 0; rank--) {
@@ -184,6 +185,8 @@ function renderStatus() {
   let turn;
   if (state.over) {
     turn = `Game over: player ${state.over.winner} (${who(state.over.winner)}) won, ${state.over.reason}.`;
+  } else if (mover() === 'engine' && state.engine.status === 'down') {
+    turn = `Player ${state.to_move} (engine) to move, but the engine is down.`;
   } else if (mover() === 'engine') {
     turn = `Player ${state.to_move} (engine) to move: thinking…`;
   } else {
