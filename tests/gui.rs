@@ -203,15 +203,15 @@ fn a_whole_game_against_level_1_follows_the_rules() {
     assert_eq!(first["level"], 1);
     gui.ok(&id, "setoption name MoveTime value 50\nnewgame");
     events.wait("the engine ready", |s| s["engine"]["status"] == "ready");
-    // A hint is a legal move.
-    gui.ok(&id, "go movetime 100");
-    let hinted = events.wait("a hint", |s| s["hint"].is_string());
-    let legal = hinted["legal"].as_array().unwrap();
-    assert!(legal.contains(&hinted["hint"]), "{hinted}");
     // Analysis shows the engine's thinking in words.
     gui.ok(&id, "setoption name Analysis value true");
     let thinking = events.wait("analysis", |s| s["thinking"]["depth"].is_u64());
     assert!(thinking["thinking"]["score"].is_string(), "{thinking}");
+    // A hint, asked during the analysis, is a legal move.
+    gui.ok(&id, "go movetime 100");
+    let hinted = events.wait("a hint", |s| s["hint"].is_string());
+    let legal = hinted["legal"].as_array().unwrap();
+    assert!(legal.contains(&hinted["hint"]), "{hinted}");
     gui.ok(&id, "setoption name Analysis value false");
     let mut played = 0;
     let over = loop {
@@ -262,6 +262,29 @@ fn a_whole_game_against_level_1_follows_the_rules() {
     assert_eq!(status, 200, "{reply}");
     let imported = events.wait("the import", |s| !s["over"].is_null());
     assert_eq!(moves(&imported), moves(&over));
+}
+
+#[test]
+fn a_hint_during_live_analysis_is_answered() {
+    let gui = Gui::start(&[]);
+    let id = gui.open();
+    let mut events = gui.events(&id);
+    // 11x11 is far from proven: the analysis would run until stopped.
+    gui.ok(
+        &id,
+        "newgame size 11x11\nsetoption name Analysis value true",
+    );
+    events.wait("analysis", |s| s["thinking"]["purpose"] == "analysis");
+    gui.ok(&id, "go movetime 100");
+    let hinted = events.wait("a hint", |s| s["hint"].is_string());
+    assert!(
+        hinted["legal"]
+            .as_array()
+            .unwrap()
+            .contains(&hinted["hint"])
+    );
+    // The analysis goes on after the hint.
+    events.wait("analysis again", |s| s["thinking"]["purpose"] == "analysis");
 }
 
 #[test]

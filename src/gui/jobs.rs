@@ -200,7 +200,7 @@ impl Session {
     /// Whether a search's result is no longer wanted.
     fn is_stale(&self, job: &Job) -> bool {
         job.generation != self.generation
-            || (job.purpose == Purpose::Analysis && !self.analysis)
+            || (job.purpose == Purpose::Analysis && (!self.analysis || self.hint_wanted.is_some()))
             || (matches!(job.purpose, Purpose::Verdict(_)) && !self.analysis)
     }
 
