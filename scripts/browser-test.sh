@@ -45,10 +45,10 @@ DRIVER_PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1"
 chromedriver --port="$DRIVER_PORT" >"$WORK/driver.log" 2>&1 &
 DRIVER_PID=$!
 
-timeout 300 python3 - "$URL" "http://127.0.0.1:$DRIVER_PORT" "$OUT" "$WORK/profile" <<'PY'
+timeout 300 python3 - "$URL" "http://127.0.0.1:$DRIVER_PORT" "$OUT" "$WORK/profile" "$(command -v chromium)" <<'PY'
 import base64, json, sys, time, urllib.request, urllib.error
 
-URL, DRIVER, OUT, PROFILE = sys.argv[1:5]
+URL, DRIVER, OUT, PROFILE, CHROMIUM = sys.argv[1:6]
 
 def call(method, path, body=None):
     data = None if body is None else json.dumps(body).encode()
@@ -71,7 +71,7 @@ args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-dev-shm-usage", f"--user-data-dir={PROFILE}", "--window-size=1000,760"]
 caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome",
-        "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args}}}}
+        "goog:chromeOptions": {"binary": CHROMIUM, "args": args}}}}
 sid = call("POST", "/session", caps)["sessionId"]
 S = f"/session/{sid}"
 
