@@ -207,7 +207,6 @@ function renderStatus() {
   $('hint').disabled = !humanToMove() || down;
   $('stop').disabled = state.engine.status !== 'thinking';
   $('analysis').checked = state.analysis;
-  $('download').href = URL.createObjectURL(new Blob([state.pgn], { type: 'text/plain' }));
 }
 
 function renderMoves() {
@@ -363,6 +362,13 @@ $('analysis').addEventListener('change', (e) => toggleAnalysis(e.target.checked)
 $('show-pgn').addEventListener('click', () => { $('record').value = state ? state.pgn : ''; });
 $('show-position').addEventListener('click', () => { $('record').value = state ? state.position : ''; });
 $('import').addEventListener('click', importRecord);
+let downloadUrl = null;
+$('download').addEventListener('click', () => {
+  // A fresh file of the record at each click; the previous one is freed.
+  if (downloadUrl) URL.revokeObjectURL(downloadUrl);
+  downloadUrl = URL.createObjectURL(new Blob([state ? state.pgn : ''], { type: 'text/plain' }));
+  $('download').href = downloadUrl;
+});
 $('width').addEventListener('change', fillStarts);
 $('height').addEventListener('change', fillStarts);
 $('newgame-dialog').addEventListener('close', () => {
