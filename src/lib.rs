@@ -17,6 +17,7 @@ compile_error!(
 pub mod arena;
 pub mod board;
 pub mod cli;
+pub mod gui;
 pub mod protocol;
 pub mod rng;
 pub mod search;

@@ -20,6 +20,7 @@ mod arena_stats;
 mod cli_bench;
 mod cli_perft;
 mod cli_solve;
+mod gui;
 mod known_values;
 mod perft;
 mod play;

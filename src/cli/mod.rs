@@ -4,6 +4,7 @@ mod arena;
 mod arena_compat;
 mod arena_stats;
 mod bench;
+mod gui;
 mod perft;
 mod play;
 mod solve;
@@ -43,6 +44,8 @@ pub enum EngineSubcommand {
     Solve(solve::SolveArgs),
     /// Search a fixed set of positions to a fixed depth: node count and speed.
     Bench(bench::BenchArgs),
+    /// Play and analyse in the browser: a local web server driving an engine process.
+    Gui(gui::GuiArgs),
 }
 
 /// Where a command starts: a board size and start square, or a position string.
@@ -90,6 +93,7 @@ pub fn engine_main() -> ExitCode {
         Some(EngineSubcommand::Play(args)) => done(play::run(&args)),
         Some(EngineSubcommand::Solve(args)) => solve::run(&args),
         Some(EngineSubcommand::Bench(args)) => done(bench::run(&args)),
+        Some(EngineSubcommand::Gui(args)) => done(gui::run(&args)),
         None => {
             crate::server::serve(std::io::stdin(), std::io::stdout());
             Ok(ExitCode::SUCCESS)

@@ -1,0 +1,224 @@
+//! The game a GUI session shows: its start, the moves played, the moves taken back
+//! (for redo), and its records: the PGN of the arena's format and the position string.
+
+use std::time::Duration;
+
+use crate::arena::game::{GameRecord, GameReport, MoveRecord, Termination};
+use crate::arena::pgn::{Venue, write_game};
+use crate::board::{IllegalMove, Outcome, Position, Side, Square, WinReason};
+
+/// Who plays a side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Controller {
+    /// A person clicking squares.
+    Human,
+    /// The session's engine.
+    Engine,
+}
+
+impl Controller {
+    /// The word the page and the `setoption` values use: `human` or `engine`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Controller::Human => "human",
+            Controller::Engine => "engine",
+        }
+    }
+}
+
+/// A game from a start position: the moves played, and those taken back that redo replays.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    moves: Vec<Square>,
+    /// Moves taken back, the next one to redo last.
+    undone: Vec<Square>,
+}
+
+impl Game {
+    /// A game from `start` with no moves.
+    pub fn new(start: Position) -> Game {
+        Game {
+            start,
+            moves: Vec::new(),
+            undone: Vec::new(),
+        }
+    }
+
+    /// A game from `start` with `moves` played, each checked by the rules; the error names
+    /// the first move that cannot be played and why.
+    pub fn with_moves(start: Position, moves: &[Square]) -> Result<Game, (usize, IllegalMove)> {
+        let mut position = start;
+        for (i, &square) in moves.iter().enumerate() {
+            position.try_play(square).map_err(|e| (i, e))?;
+        }
+        Ok(Game {
+            start,
+            moves: moves.to_vec(),
+            undone: Vec::new(),
+        })
+    }
+
+    /// The start position.
+    pub fn start(&self) -> Position {
+        self.start
+    }
+
+    /// The moves played from the start.
+    pub fn moves(&self) -> &[Square] {
+        &self.moves
+    }
+
+    /// The moves that redo would replay, the next one first.
+    pub fn redoable(&self) -> impl Iterator<Item = Square> + '_ {
+        self.undone.iter().rev().copied()
+    }
+
+    /// The position after every move.
+    pub fn position(&self) -> Position {
+        let mut position = self.start;
+        for &square in &self.moves {
+            position.play(square);
+        }
+        position
+    }
+
+    /// Plays a move after checking it; a new move forgets the moves taken back, unless it
+    /// is the move redo would replay.
+    pub fn play(&mut self, square: Square) -> Result<(), IllegalMove> {
+        self.position().check_move(square)?;
+        if self.undone.last() == Some(&square) {
+            self.undone.pop();
+        } else {
+            self.undone.clear();
+        }
+        self.moves.push(square);
+        Ok(())
+    }
+
+    /// Takes back one move; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        match self.moves.pop() {
+            Some(square) => {
+                self.undone.push(square);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Replays one move taken back; false when there is none.
+    pub fn redo(&mut self) -> bool {
+        match self.undone.pop() {
+            Some(square) => {
+                self.moves.push(square);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The record in the arena's PGN format; `*` as the result while the game goes on.
+    pub fn pgn(&self, players: [String; 2], time_control: &str) -> String {
+        let outcome = self.position().outcome();
+        let (winner, termination) = match outcome {
+            Outcome::Decided { winner, reason } => (
+                winner,
+                match reason {
+                    WinReason::GoalReached => Termination::GoalReached,
+                    WinReason::NoLegalMove => Termination::NoLegalMove,
+                },
+            ),
+            Outcome::Ongoing => (Side::One, Termination::GoalReached),
+        };
+        let record = GameRecord {
+            report: GameReport {
+                number: 0,
+                round: 1,
+                pair: 0,
+                players,
+                winner: winner.number(),
+                termination,
+                detail: String::new(),
+                plies: self.moves.len(),
+                opening: "-".to_string(),
+            },
+            start: self.start,
+            moves: self
+                .moves
+                .iter()
+                .map(|&square| MoveRecord {
+                    square,
+                    elapsed: None::<Duration>,
+                    comment: None,
+                })
+                .collect(),
+            opening_plies: 0,
+            time_control: time_control.to_string(),
+        };
+        let text = write_game(&record, &Venue::here_and_now());
+        if outcome.is_over() {
+            return text;
+        }
+        // The arena only records finished games; an unfinished one says `*`.
+        let text = text
+            .replacen("[Result \"1-0\"]", "[Result \"*\"]", 1)
+            .replacen(
+                "[Termination \"goal reached\"]",
+                "[Termination \"unterminated\"]",
+                1,
+            );
+        match text.strip_suffix("1-0\n\n") {
+            Some(body) => format!("{body}*\n\n"),
+            None => text,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Size;
+
+    fn square(position: &Position, name: &str) -> Square {
+        position.size().parse_square(name).unwrap()
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_same_line_until_a_new_move() {
+        let start = Position::start(Size::DEFAULT);
+        let mut game = Game::new(start);
+        game.play(square(&start, "c3")).unwrap();
+        game.play(square(&start, "b2")).unwrap();
+        assert!(game.undo());
+        assert_eq!(game.redoable().count(), 1);
+        assert!(game.redo());
+        assert_eq!(game.moves().len(), 2);
+        assert!(game.undo() && game.undo() && !game.undo());
+        // Replaying the same first move keeps the rest of the line for redo.
+        game.play(square(&start, "c3")).unwrap();
+        assert_eq!(game.redoable().count(), 1);
+        // Another move forgets it.
+        assert!(game.undo());
+        game.play(square(&start, "e5")).unwrap();
+        assert_eq!(game.redoable().count(), 0);
+        let err = game.play(square(&start, "d4")).unwrap_err();
+        assert_eq!(err, IllegalMove::Slimed("d4".parse().unwrap()));
+    }
+
+    #[test]
+    fn records_say_star_until_the_end() {
+        let start = Position::start(Size::DEFAULT);
+        let mut game = Game::new(start);
+        game.play(square(&start, "c3")).unwrap();
+        let names = || ["you".to_string(), "engine".to_string()];
+        let text = game.pgn(names(), "movetime=500");
+        assert!(text.contains("[Result \"*\"]"), "{text}");
+        assert!(text.ends_with("1. c3 *\n\n"), "{text}");
+        game.play(square(&start, "b2")).unwrap();
+        game.play(square(&start, "a1")).unwrap();
+        let text = game.pgn(names(), "movetime=500");
+        assert!(text.contains("[Result \"1-0\"]"), "{text}");
+        assert!(text.ends_with("1. c3 b2 2. a1 1-0\n\n"), "{text}");
+    }
+}

@@ -1,0 +1,127 @@
+//! `slimetrail gui`: play and analyse in the browser. A local web server whose page is
+//! embedded in the binary; each browser tab gets a session with its own engine process,
+//! driven over the protocol exactly as the arena drives engines, so any engine that
+//! speaks `protocol.md` can be plugged in.
+
+mod commands;
+mod engine;
+mod game;
+mod http;
+mod jobs;
+mod pgn_import;
+mod session;
+mod view;
+
+use std::io::Write;
+use std::net::IpAddr;
+use std::time::Duration;
+
+pub use engine::EngineCommand;
+
+use session::{Registry, SessionConfig};
+
+/// Everything `slimetrail gui` needs.
+#[derive(Clone, Debug)]
+pub struct GuiConfig {
+    /// The address to listen on; loopback unless `--host` says otherwise.
+    pub host: IpAddr,
+    /// The port; 0 picks a free one.
+    pub port: u16,
+    /// How every session starts its engine.
+    pub engine: EngineCommand,
+    /// The most sessions (and so engine processes) at once.
+    pub max_sessions: usize,
+    /// How long a session outlives its last event stream.
+    pub grace: Duration,
+    /// Open the page in the browser.
+    pub open: bool,
+}
+
+/// Runs the server until the process is stopped; the error says why it could not start.
+pub fn run(config: GuiConfig) -> Result<(), String> {
+    let server = tiny_http::Server::http((config.host, config.port)).map_err(|e| {
+        format!(
+            "cannot listen on {}:{}: {e}; expected a free port (--port 0 picks one)",
+            config.host, config.port
+        )
+    })?;
+    let Some(addr) = server.server_addr().to_ip() else {
+        return Err("the server has no IP address".to_string());
+    };
+    let url = format!("http://{addr}/");
+    let mut allowed_hosts = Vec::new();
+    if config.host.is_loopback() {
+        let port = addr.port();
+        allowed_hosts = vec![
+            format!("{addr}"),
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+            format!("[::1]:{port}"),
+        ];
+    }
+    install_interrupt_handler();
+    {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{url}");
+        let _ = out.flush();
+    }
+    eprintln!(
+        "slimetrail gui: serving on {url} (engine {}, at most {} sessions); Ctrl-C stops it",
+        config.engine.launch.cmd.display(),
+        config.max_sessions
+    );
+    if config.open {
+        open_browser(&url);
+    }
+    let max_sessions = config.max_sessions;
+    let registry = Registry::new(
+        config.max_sessions,
+        SessionConfig {
+            engine: config.engine,
+            grace: config.grace,
+        },
+    );
+    http::serve(
+        server,
+        http::Site {
+            registry,
+            allowed_hosts,
+            max_sessions,
+        },
+    );
+    Ok(())
+}
+
+/// Ctrl-C and SIGTERM kill every engine, then exit.
+fn install_interrupt_handler() {
+    let result = ctrlc::set_handler(|| {
+        crate::arena::signals::kill_all();
+        eprintln!("\nslimetrail gui: interrupted; engines stopped");
+        std::process::exit(crate::arena::signals::INTERRUPTED_EXIT_CODE);
+    });
+    if let Err(e) = result {
+        log::warn!("cannot install the Ctrl-C handler: {e}; engines may outlive the server");
+    }
+}
+
+/// Asks the desktop to open `url`; a failure is only reported.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    match std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        Ok(mut child) => {
+            std::thread::spawn(move || child.wait());
+        }
+        Err(e) => eprintln!(
+            "slimetrail gui: cannot open the browser with {opener}: {e}; open {url} yourself"
+        ),
+    }
+}

@@ -1,0 +1,163 @@
+//! Reading a game back from a PGN record in the arena's format: the `Board`, `Start`
+//! and `Position` tags give the start, the move text the moves; comments, move numbers
+//! and the result are skipped. Every move is checked by the rules.
+
+use crate::board::{Position, Size, Square};
+
+use super::game::Game;
+
+/// The longest record accepted, in bytes.
+pub const MAX_PGN_BYTES: usize = 64 * 1024;
+
+/// Reads one game; the error says what was wrong and what was expected.
+pub fn read_pgn(text: &str) -> Result<Game, String> {
+    if text.len() > MAX_PGN_BYTES {
+        return Err(format!(
+            "PGN: the record has {} bytes: expected at most {MAX_PGN_BYTES}",
+            text.len()
+        ));
+    }
+    let mut board: Option<Size> = None;
+    let mut start: Option<String> = None;
+    let mut fen: Option<Position> = None;
+    let mut movetext = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(tag) = line.strip_prefix('[') {
+            let Some((key, value)) = tag_pair(tag) else {
+                return Err(format!(
+                    "PGN: bad tag line `{}`: expected [Name \"value\"]",
+                    shorten(line)
+                ));
+            };
+            match key {
+                "Board" => {
+                    board = Some(value.parse().map_err(|e| format!("PGN Board tag: {e}"))?);
+                }
+                "Start" => start = Some(value),
+                "Position" => {
+                    fen = Some(
+                        value
+                            .parse()
+                            .map_err(|e| format!("PGN Position tag: {e}"))?,
+                    );
+                }
+                _ => {}
+            }
+        } else {
+            movetext.push_str(line);
+            movetext.push(' ');
+        }
+    }
+    let start = match fen {
+        Some(position) => position,
+        None => {
+            let size = board.unwrap_or_default();
+            match start {
+                Some(name) => {
+                    Position::start_named(size, &name).map_err(|e| format!("PGN Start tag: {e}"))?
+                }
+                None => Position::start(size),
+            }
+        }
+    };
+    let moves = read_moves(&start, &movetext)?;
+    Game::with_moves(start, &moves).map_err(|(i, e)| format!("PGN move {}: {e}", i + 1))
+}
+
+/// `Name "value"]` without the opening bracket: the name and the unescaped value.
+fn tag_pair(tag: &str) -> Option<(&str, String)> {
+    let tag = tag.strip_suffix(']')?;
+    let (key, rest) = tag.split_once(char::is_whitespace)?;
+    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            value.extend(chars.next());
+        } else {
+            value.push(c);
+        }
+    }
+    Some((key, value))
+}
+
+/// The moves of the move text, each checked against the position it is played in.
+fn read_moves(start: &Position, movetext: &str) -> Result<Vec<Square>, String> {
+    let mut text = String::new();
+    let mut depth = 0usize;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth > 0 => depth -= 1,
+            '}' => return Err("PGN: a `}` without its `{`: expected balanced comments".into()),
+            _ if depth == 0 => text.push(c),
+            _ => {}
+        }
+    }
+    if depth > 0 {
+        return Err("PGN: a comment `{` is never closed: expected a `}`".into());
+    }
+    let mut position = *start;
+    let mut moves = Vec::new();
+    for word in text.split_whitespace() {
+        // Move numbers: `1.`, `12...`, or glued to the move as in `1.c3`.
+        let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if word.is_empty() || matches!(word, "*" | "-0" | "-1") {
+            continue;
+        }
+        if matches!(word, "1-0" | "0-1") {
+            continue;
+        }
+        let square = position.parse_move(word).map_err(|e| {
+            format!(
+                "PGN move {} ({}): {e}; expected a legal move",
+                moves.len() + 1,
+                shorten(word)
+            )
+        })?;
+        position.play(square);
+        moves.push(square);
+    }
+    Ok(moves)
+}
+
+/// At most 40 characters of `text`, for error messages.
+fn shorten(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_written_by_the_arena_read_back() {
+        let text = "[Event \"Slimetrail arena\"]\n[Board \"7x7\"]\n[Start \"e5\"]\n\
+                    [Result \"*\"]\n\n1. f4 {+0.35/4 12ms} e4 2. d3 *\n";
+        let game = read_pgn(text).unwrap();
+        let names: Vec<String> = game
+            .moves()
+            .iter()
+            .map(|&sq| game.start().name(sq))
+            .collect();
+        assert_eq!(names, ["f4", "e4", "d3"]);
+        assert_eq!(game.start().name(game.start().snail()), "e5");
+        let from_position = read_pgn("[Position \"7/7/7/3x3/1sx4/7/7 2\"]\n\n1... a4 0-1").unwrap();
+        assert_eq!(from_position.moves().len(), 1);
+    }
+
+    #[test]
+    fn bad_records_say_what_was_wrong() {
+        let e = read_pgn("1. c3 d4").unwrap_err();
+        assert!(e.contains("PGN move 2 (d4)") && e.contains("slimed"), "{e}");
+        let e = read_pgn("[Board \"13x2\"]\n1. c3").unwrap_err();
+        assert!(e.contains("Board"), "{e}");
+        let e = read_pgn("[Board 7x7]").unwrap_err();
+        assert!(e.contains("expected [Name"), "{e}");
+        let e = read_pgn("1. c3 {oops").unwrap_err();
+        assert!(e.contains("never closed"), "{e}");
+        let e = read_pgn(&"x".repeat(MAX_PGN_BYTES + 1)).unwrap_err();
+        assert!(e.contains("at most"), "{e}");
+    }
+}
