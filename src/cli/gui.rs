@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::arena::config::{Launcher, parse_engines};
 use crate::arena::process::Launch;
-use crate::gui::{EngineCommand, GuiConfig};
+use crate::gui::{EngineSetup, GuiConfig};
 
 /// Arguments of `slimetrail gui`.
 #[derive(Args, Debug)]
@@ -39,7 +39,7 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
     let engine = if args.engine.is_empty() {
         let program = std::env::current_exe()
             .map_err(|e| format!("cannot find this program to run it as the engine: {e}"))?;
-        EngineCommand {
+        EngineSetup {
             launch: Launch {
                 name: "Slimetrail".to_string(),
                 cmd: program,
@@ -63,7 +63,7 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
 }
 
 /// The engine of `--engine`, read by the arena's engine-spec parser.
-fn engine_command(words: &[String]) -> Result<EngineCommand, String> {
+fn engine_command(words: &[String]) -> Result<EngineSetup, String> {
     let mut specs =
         parse_engines(&[words.to_vec()], &[]).map_err(|e| e.replace("--engine #1", "--engine"))?;
     let spec = specs.remove(0);
@@ -74,7 +74,7 @@ fn engine_command(words: &[String]) -> Result<EngineCommand, String> {
                 .to_string(),
         );
     };
-    Ok(EngineCommand {
+    Ok(EngineSetup {
         launch: Launch {
             name: spec.name,
             cmd,

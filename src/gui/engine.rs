@@ -16,7 +16,7 @@ const QUIT_GRACE: Duration = Duration::from_millis(200);
 
 /// How the session starts its engine: the program and the options of `--engine`.
 #[derive(Clone, Debug)]
-pub struct EngineCommand {
+pub struct EngineSetup {
     /// The program, its arguments and working directory.
     pub launch: Launch,
     /// `setoption` values sent after `ugiok`.
@@ -51,7 +51,7 @@ pub struct Engine {
 
 impl Engine {
     /// Starts the program and runs the handshake; the error says what went wrong.
-    pub fn start(command: &EngineCommand) -> Result<Engine, String> {
+    pub fn start(command: &EngineSetup) -> Result<Engine, String> {
         let launch = &command.launch;
         let mut process = spawn(launch).map_err(|e| {
             format!(
@@ -89,6 +89,11 @@ impl Engine {
                         command.timeout.as_millis()
                     ));
                 }
+                Read::TooLong(start, _) => {
+                    return Err(format!(
+                        "the engine sent a line too long during its start-up handshake: {start}…"
+                    ));
+                }
                 Read::Closed => return Err(exited(&mut process)),
             }
         }
@@ -116,6 +121,11 @@ impl Engine {
                     return Err(format!(
                         "the engine did not answer isready with readyok within {} ms",
                         command.timeout.as_millis()
+                    ));
+                }
+                Read::TooLong(start, _) => {
+                    return Err(format!(
+                        "the engine sent a line too long instead of readyok: {start}…"
                     ));
                 }
                 Read::Closed => return Err(exited(&mut engine.process)),
@@ -161,6 +171,10 @@ impl Engine {
                 Ok(message) => Output::Message(message),
                 Err(e) => Output::Garbage(line, e.to_string()),
             },
+            Read::TooLong(start, _) => Output::Garbage(
+                format!("{start}…"),
+                "the line is too long: expected a protocol message of at most 64 KiB".to_string(),
+            ),
             Read::Timeout => Output::Nothing,
             Read::Closed => Output::Closed(format!(
                 "the engine crashed: {}",

@@ -3,9 +3,13 @@
 
 use std::time::Duration;
 
+use crate::arena::config::SearchLimits;
 use crate::arena::game::{GameRecord, GameReport, MoveRecord, Termination};
-use crate::arena::pgn::{Venue, write_game};
+use crate::arena::pgn::{Comments, Venue, write_game};
 use crate::board::{IllegalMove, Outcome, Position, Side, Square, WinReason};
+
+/// The `Event` tag of a game played in the browser.
+const EVENT: &str = "Slimetrail browser game";
 
 /// Who plays a side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -119,7 +123,7 @@ impl Game {
     }
 
     /// The record in the arena's PGN format; `*` as the result while the game goes on.
-    pub fn pgn(&self, players: [String; 2], time_control: &str) -> String {
+    pub fn pgn(&self, players: [String; 2], limits: [SearchLimits; 2]) -> String {
         let outcome = self.position().outcome();
         let (winner, termination) = match outcome {
             Outcome::Decided { winner, reason } => (
@@ -142,6 +146,12 @@ impl Game {
                 detail: String::new(),
                 plies: self.moves.len(),
                 opening: "-".to_string(),
+                start: self.start.to_string(),
+                moves: self
+                    .moves
+                    .iter()
+                    .map(|&m| self.start.name(m).to_string())
+                    .collect(),
             },
             start: self.start,
             moves: self
@@ -154,9 +164,9 @@ impl Game {
                 })
                 .collect(),
             opening_plies: 0,
-            time_control: time_control.to_string(),
+            limits,
         };
-        let text = write_game(&record, &Venue::here_and_now());
+        let text = write_game(&record, &Venue::here_and_now(EVENT), Comments::Full);
         if outcome.is_over() {
             return text;
         }
@@ -164,7 +174,7 @@ impl Game {
         let text = text
             .replacen("[Result \"1-0\"]", "[Result \"*\"]", 1)
             .replacen(
-                "[Termination \"goal reached\"]",
+                "[Termination \"goal-reached\"]",
                 "[Termination \"unterminated\"]",
                 1,
             );
@@ -212,12 +222,13 @@ mod tests {
         let mut game = Game::new(start);
         game.play(square(&start, "c3")).unwrap();
         let names = || ["you".to_string(), "engine".to_string()];
-        let text = game.pgn(names(), "movetime=500");
+        let limits = || [SearchLimits::default(), SearchLimits::default()];
+        let text = game.pgn(names(), limits());
         assert!(text.contains("[Result \"*\"]"), "{text}");
         assert!(text.ends_with("1. c3 *\n\n"), "{text}");
         game.play(square(&start, "b2")).unwrap();
         game.play(square(&start, "a1")).unwrap();
-        let text = game.pgn(names(), "movetime=500");
+        let text = game.pgn(names(), limits());
         assert!(text.contains("[Result \"1-0\"]"), "{text}");
         assert!(text.ends_with("1. c3 b2 2. a1 1-0\n\n"), "{text}");
     }

@@ -16,7 +16,7 @@ use std::io::Write;
 use std::net::IpAddr;
 use std::time::Duration;
 
-pub use engine::EngineCommand;
+pub use engine::EngineSetup;
 
 use session::{Registry, SessionConfig};
 
@@ -28,7 +28,7 @@ pub struct GuiConfig {
     /// The port; 0 picks a free one.
     pub port: u16,
     /// How every session starts its engine.
-    pub engine: EngineCommand,
+    pub engine: EngineSetup,
     /// The most sessions (and so engine processes) at once.
     pub max_sessions: usize,
     /// How long a session outlives its last event stream.

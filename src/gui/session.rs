@@ -10,11 +10,12 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::arena::config::SearchLimits;
 use crate::board::Position;
 use crate::protocol::{GoArgs, PositionBase};
 
 use super::commands::Command;
-use super::engine::{Engine, EngineCommand};
+use super::engine::{Engine, EngineSetup};
 use super::game::{Controller, Game};
 use super::jobs::{Job, Proof};
 use super::view::{EngineView, Thinking, board_view, thinking_view};
@@ -28,7 +29,7 @@ pub const MAX_SUBSCRIBERS: usize = 2;
 #[derive(Clone, Debug)]
 pub struct SessionConfig {
     /// How to start the engine.
-    pub engine: EngineCommand,
+    pub engine: EngineSetup,
     /// How long a session lives without an event stream.
     pub grace: Duration,
 }
@@ -477,13 +478,25 @@ impl Session {
         [name(self.players[0]), name(self.players[1])]
     }
 
+    /// The limits of the players in the game record: the move time of an engine, none
+    /// for a person.
+    fn pgn_limits(&self) -> [SearchLimits; 2] {
+        self.players.map(|c| match c {
+            Controller::Human => SearchLimits::default(),
+            Controller::Engine => SearchLimits {
+                movetime: Some(Duration::from_millis(self.movetime.into())),
+                ..SearchLimits::default()
+            },
+        })
+    }
+
     /// The state as the page gets it.
     fn state_json(&self) -> String {
         let mut view = board_view(
             &self.game,
             self.players,
             self.pgn_names(),
-            &format!("movetime={}", self.movetime),
+            self.pgn_limits(),
         );
         view.level = self.level;
         view.movetime = self.movetime;

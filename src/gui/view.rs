@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::arena::config::SearchLimits;
 use crate::board::{Outcome, Position, Side, Square, WinReason};
 use crate::protocol::{Bound, Score};
 
@@ -116,7 +117,7 @@ pub fn board_view(
     game: &Game,
     players: [Controller; 2],
     pgn_names: [String; 2],
-    time_control: &str,
+    limits: [SearchLimits; 2],
 ) -> View {
     let position = game.position();
     let size = position.size();
@@ -150,7 +151,7 @@ pub fn board_view(
         hint: None,
         notice: None,
         position: position.to_string(),
-        pgn: game.pgn(pgn_names, time_control),
+        pgn: game.pgn(pgn_names, limits),
     }
 }
 
