@@ -486,4 +486,33 @@ mod tests {
         assert!(text.contains("7/0/3/0/0"), "{text}");
         assert!(text.contains("Terminations: goal-reached 20"), "{text}");
     }
+
+    #[test]
+    fn small_and_lopsided_tables_print_finite_intervals_and_no_negative_zero() {
+        // One split pair (1-1): once `+0.00 ± 0.00`.
+        let mut s = Standings::new(vec!["a".into(), "b".into()]);
+        s.add(&report(0, ["a", "b"], 1));
+        s.add(&report(1, ["b", "a"], 1));
+        let text = table(&s, 2, None);
+        assert!(text.contains("+0.00 ± 301.28"), "{text}");
+        // 2-8 in five pairs, and a perfect score: once `± inf`.
+        let mut s = Standings::new(vec!["a".into(), "b".into()]);
+        for pair in 0..5 {
+            s.add(&report(2 * pair, ["a", "b"], if pair < 2 { 1 } else { 2 }));
+            s.add(&report(2 * pair + 1, ["b", "a"], 1));
+        }
+        let text = table(&s, 10, None);
+        assert!(!text.contains("inf") && !text.contains("-0.00"), "{text}");
+        assert!(!text.contains("± 0.00"), "{text}");
+        let mut s = Standings::new(vec!["a".into(), "b".into()]);
+        s.add(&report(0, ["a", "b"], 1));
+        s.add(&report(1, ["b", "a"], 2));
+        let text = table(&s, 2, None);
+        // One won pair says little: its one-sided bound is below zero.
+        assert!(
+            text.contains("> -113.39") && text.contains("< +113.39"),
+            "{text}"
+        );
+        assert!(!text.contains("inf"), "{text}");
+    }
 }
