@@ -317,6 +317,20 @@ fn the_json_summary_follows_its_documented_schema() {
             "{termination}"
         );
     }
+    // `merge` reads the summary back, and refuses a summary of another schema version.
+    let merged = run(&dir, &words("merge s.json --json m.json"));
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert_eq!(summary(&dir.path("m.json"))["games"], real["games"]);
+    let mut old = real.clone();
+    old["version"] = serde_json::json!(1);
+    std::fs::write(dir.path("old.json"), old.to_string()).unwrap();
+    let refused = run(&dir, &words("merge old.json"));
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("schema version 1; expected version 2"),
+        "{}",
+        text(&refused.stderr)
+    );
 }
 
 #[test]
