@@ -5,140 +5,9 @@
 use std::collections::BTreeMap;
 use std::process::Command;
 
+use crate::arena_support::pgn::{read_pgn, standard_time_control};
+use crate::arena_support::ratings::ordo_ratings;
 use crate::arena_support::*;
-
-/// One game of a PGN file: its tag pairs in order and its movetext.
-#[derive(Debug)]
-struct PgnGame {
-    tags: Vec<(String, String)>,
-    movetext: String,
-}
-
-impl PgnGame {
-    fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// Reads PGN by the standard's grammar (sections 8.1 and 8.2): a game is tag pairs
-/// `[Symbol "String"]`, a symbol starting with a letter or digit and continuing with letters,
-/// digits and `_+#=:-`, a string quoted with `\\` and `\"` its only escapes; then movetext
-/// ending with a game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`) outside comments.
-fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut at = 0;
-    let mut games = Vec::new();
-    let skip_space = |at: &mut usize| {
-        while *at < chars.len() && chars[*at].is_whitespace() {
-            *at += 1;
-        }
-    };
-    loop {
-        skip_space(&mut at);
-        if at == chars.len() {
-            return Ok(games);
-        }
-        let mut tags = Vec::new();
-        while at < chars.len() && chars[at] == '[' {
-            at += 1;
-            skip_space(&mut at);
-            let start = at;
-            if !chars.get(at).is_some_and(|c| c.is_ascii_alphanumeric()) {
-                return Err(format!(
-                    "a tag name must start with a letter or digit at {at}"
-                ));
-            }
-            while chars
-                .get(at)
-                .is_some_and(|c| c.is_ascii_alphanumeric() || "_+#=:-".contains(*c))
-            {
-                at += 1;
-            }
-            let name: String = chars[start..at].iter().collect();
-            skip_space(&mut at);
-            if chars.get(at) != Some(&'"') {
-                return Err(format!("tag {name}: expected a quoted string"));
-            }
-            at += 1;
-            let mut value = String::new();
-            loop {
-                match chars.get(at) {
-                    None | Some('\n') => return Err(format!("tag {name}: unterminated string")),
-                    Some('"') => break,
-                    Some('\\') => {
-                        match chars.get(at + 1) {
-                            Some(c @ ('\\' | '"')) => value.push(*c),
-                            other => return Err(format!("tag {name}: bad escape {other:?}")),
-                        }
-                        at += 2;
-                    }
-                    Some(c) => {
-                        value.push(*c);
-                        at += 1;
-                    }
-                }
-            }
-            at += 1;
-            skip_space(&mut at);
-            if chars.get(at) != Some(&']') {
-                return Err(format!("tag {name}: expected ]"));
-            }
-            at += 1;
-            tags.push((name, value));
-            skip_space(&mut at);
-        }
-        if tags.is_empty() {
-            return Err(format!("expected a tag pair at {at}"));
-        }
-        // Movetext up to the termination marker, skipping brace comments.
-        let start = at;
-        let mut depth = 0;
-        let mut word = String::new();
-        loop {
-            let Some(&c) = chars.get(at) else {
-                return Err("movetext without a termination marker".to_string());
-            };
-            at += 1;
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                c if depth == 0 && !c.is_whitespace() => word.push(c),
-                _ => word.clear(),
-            }
-            let ends_word = chars.get(at).is_none_or(|c| c.is_whitespace());
-            if depth == 0 && ends_word && ["1-0", "0-1", "1/2-1/2", "*"].contains(&word.as_str()) {
-                break;
-            }
-        }
-        games.push(PgnGame {
-            tags,
-            movetext: chars[start..at].iter().collect(),
-        });
-    }
-}
-
-/// Whether a `TimeControl` value has the standard's form (section 9.6): `?`, `-`, or
-/// periods separated by `:`, each `moves/seconds`, `seconds`, `seconds+increment` or
-/// `*seconds`; the arena also writes `moves/seconds+increment`, as cutechess-cli does.
-fn standard_time_control(value: &str) -> bool {
-    let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-    let period = |p: &str| {
-        let p = p.strip_prefix('*').unwrap_or(p);
-        let p = match p.split_once('/') {
-            Some((moves, rest)) if moves.bytes().all(|b| b.is_ascii_digit()) => rest,
-            Some(_) => return false,
-            None => p,
-        };
-        match p.split_once('+') {
-            Some((base, inc)) => number(base) && number(inc),
-            None => number(p),
-        }
-    };
-    value == "?" || value == "-" || value.split(':').all(period)
-}
 
 /// A small round robin of three engines (the real engine at level 1, the built-in random
 /// player and the mock engine), with a move-list and a position-string opening.
@@ -259,57 +128,6 @@ fn python_chess_headers(pgn: &std::path::Path) -> Option<Vec<BTreeMap<String, St
             None
         }
     }
-}
-
-/// Ordo's rating method: the logistic (Bradley-Terry) maximum-likelihood ratings of the
-/// players of `games` (white, black, white's score), centred on 0, by the minorization-
-/// maximization iteration γ_i ← W_i / Σ_j n_ij / (γ_i + γ_j).
-fn ordo_ratings(games: &[(String, String, f64)]) -> BTreeMap<String, f64> {
-    let mut names: Vec<String> = games
-        .iter()
-        .flat_map(|g| [g.0.clone(), g.1.clone()])
-        .collect();
-    names.sort();
-    names.dedup();
-    let index = |name: &str| names.iter().position(|n| n == name).unwrap();
-    let n = names.len();
-    let mut points = vec![0.0; n];
-    let mut meetings = vec![vec![0.0; n]; n];
-    for (white, black, score) in games {
-        let (w, b) = (index(white), index(black));
-        points[w] += score;
-        points[b] += 1.0 - score;
-        meetings[w][b] += 1.0;
-        meetings[b][w] += 1.0;
-    }
-    let mut gamma = vec![1.0f64; n];
-    for _ in 0..100_000 {
-        let next: Vec<f64> = (0..n)
-            .map(|i| {
-                let denominator: f64 = (0..n)
-                    .filter(|&j| j != i)
-                    .map(|j| meetings[i][j] / (gamma[i] + gamma[j]))
-                    .sum();
-                points[i] / denominator
-            })
-            .collect();
-        let mean_log = next.iter().map(|g| g.ln()).sum::<f64>() / n as f64;
-        let next: Vec<f64> = next.iter().map(|g| (g.ln() - mean_log).exp()).collect();
-        let change = next
-            .iter()
-            .zip(&gamma)
-            .map(|(a, b)| (a.ln() - b.ln()).abs())
-            .fold(0.0, f64::max);
-        gamma = next;
-        if change < 1e-12 {
-            break;
-        }
-    }
-    names
-        .into_iter()
-        .zip(gamma)
-        .map(|(name, g)| (name, 400.0 * g.log10()))
-        .collect()
 }
 
 #[test]
@@ -499,6 +317,20 @@ fn the_json_summary_follows_its_documented_schema() {
             "{termination}"
         );
     }
+    // `merge` reads the summary back, and refuses a summary of another schema version.
+    let merged = run(&dir, &words("merge s.json --json m.json"));
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert_eq!(summary(&dir.path("m.json"))["games"], real["games"]);
+    let mut old = real.clone();
+    old["version"] = serde_json::json!(1);
+    std::fs::write(dir.path("old.json"), old.to_string()).unwrap();
+    let refused = run(&dir, &words("merge old.json"));
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("schema version 1; expected version 2"),
+        "{}",
+        text(&refused.stderr)
+    );
 }
 
 #[test]
@@ -616,31 +448,51 @@ fn the_sprt_stops_at_a_pair_boundary_and_its_figures_are_reproducible() {
         played,
         "every game is in a complete pair"
     );
-    assert_eq!(s["sprt"]["pentanomial"], pairing["pentanomial"]);
+    // The SPRT's figures are over the pairs at which it decided; pairs begun before that
+    // are finished and counted in the standings.
+    let decided_at: Vec<u64> = s["sprt"]["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    assert!(decided_at.iter().zip(&penta).all(|(a, b)| a <= b), "{s}");
+    // At most one pair per worker (3) was begun when it decided.
+    assert!(penta.iter().sum::<u64>() - decided_at.iter().sum::<u64>() <= 3);
     assert_ne!(s["sprt"]["decision"], "continue");
-    // `stats` reproduces the printed LLR from the printed counts, without a warning.
-    let counts: Vec<String> = penta.iter().map(u64::to_string).collect();
-    let (wins, losses) = (pairing["wins"].to_string(), pairing["losses"].to_string());
-    let stats = Command::new(ARENA)
-        .args([
-            "stats",
-            "--wins",
-            &wins,
-            "--losses",
-            &losses,
-            "--penta",
-            &counts.join(","),
-        ])
-        .args(["--elo0", "0", "--elo1", "50"])
-        .output()
-        .unwrap();
-    assert!(stats.stderr.is_empty(), "{}", text(&stats.stderr));
-    let report = text(&stats.stdout);
+    // `stats` reproduces the printed LLR and decision from the printed counts, and the
+    // standings' counts without a warning.
+    let counts = |p: &[u64]| p.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+    let stats = |args: &[&str]| {
+        let out = Command::new(ARENA)
+            .arg("stats")
+            .args(args)
+            .args(["--elo0", "0", "--elo1", "50"])
+            .output()
+            .unwrap();
+        assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let report = stats(&["--penta", &counts(&decided_at)]);
     let llr = format!("{:.2}", s["sprt"]["llr"].as_f64().unwrap());
     assert!(
         report.contains(&format!("pair llr            {llr}\n")),
         "{llr} in\n{report}"
     );
+    let decision = s["sprt"]["decision"].as_str().unwrap();
+    assert!(
+        report.contains(&format!("decision            {decision} (from pairs)")),
+        "{report}"
+    );
+    let (wins, losses) = (pairing["wins"].to_string(), pairing["losses"].to_string());
+    stats(&[
+        "--wins",
+        &wins,
+        "--losses",
+        &losses,
+        "--penta",
+        &counts(&penta),
+    ]);
     let table = text(&out.stdout);
     assert!(table.contains(&format!("LLR {llr} ")), "{table}");
 }

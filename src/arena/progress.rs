@@ -160,7 +160,7 @@ pub fn progress_line(
     if let Some(e) = tally.elo() {
         line.push_str(&format!(" Elo {}", e.describe("±", true)));
     }
-    if let Some(text) = sprt.and_then(|s| sprt_line(s, &standings.first_pairing_pairs())) {
+    if let Some(text) = sprt.and_then(|s| sprt_line(s, &standings.sprt_pairs())) {
         line.push(' ');
         line.push_str(&text);
     }

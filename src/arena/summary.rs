@@ -22,6 +22,10 @@ pub struct Standings {
     pending: HashMap<usize, GameReport>,
     terminations: BTreeMap<Termination, usize>,
     games: usize,
+    /// The SPRT of the first engine against the second, if one is run.
+    sprt: Option<Sprt>,
+    /// The complete pairs at which the SPRT first crossed a bound, in the order games finished.
+    sprt_decided_at: Option<Tally>,
 }
 
 impl Standings {
@@ -33,7 +37,15 @@ impl Standings {
             pending: HashMap::new(),
             terminations: BTreeMap::new(),
             games: 0,
+            sprt: None,
+            sprt_decided_at: None,
         }
+    }
+
+    /// The same, keeping `sprt` (if any) over the complete pairs of the first engine against
+    /// the second, and noting the pairs at which it first decides.
+    pub fn with_sprt(self, sprt: Option<Sprt>) -> Standings {
+        Standings { sprt, ..self }
     }
 
     /// The engine names.
@@ -65,7 +77,13 @@ impl Standings {
                 if self.indices(&partner) == self.indices(report).map(|[a, b]| [b, a]) =>
             {
                 let (key, first, second) = self.oriented(&partner, report);
-                self.pairs.entry(key).or_default().add_pair(first, second);
+                let pairs = self.pairs.entry(key).or_default();
+                pairs.add_pair(first, second);
+                if let (Some(sprt), None, (0, 1)) = (&self.sprt, &self.sprt_decided_at, key) {
+                    if sprt.decide(sprt.llr_pentanomial(pairs)).is_final() {
+                        self.sprt_decided_at = Some(*pairs);
+                    }
+                }
             }
             Some(partner) => {
                 log::warn!(
@@ -131,6 +149,18 @@ impl Standings {
     /// that its decisions come only at pair boundaries.
     pub fn first_pairing_pairs(&self) -> Tally {
         self.pairs.get(&(0, 1)).copied().unwrap_or_default()
+    }
+
+    /// The pairs the SPRT's figures are over: those at which it decided, once it has (pairs
+    /// begun before the decision are still played and counted in the standings), else all.
+    pub fn sprt_pairs(&self) -> Tally {
+        self.sprt_decided_at
+            .unwrap_or_else(|| self.first_pairing_pairs())
+    }
+
+    /// Whether the SPRT has crossed a bound.
+    pub fn sprt_decided(&self) -> bool {
+        self.sprt_decided_at.is_some()
     }
 
     /// Game counts per termination.
@@ -247,7 +277,7 @@ pub fn table(standings: &Standings, scheduled: usize, sprt: Option<&Sprt>) -> St
         let _ = writeln!(out, "\nTerminations: {}", ends.join(", "));
     }
     if let Some(sprt) = sprt {
-        let line = sprt_line(sprt, &standings.first_pairing_pairs())
+        let line = sprt_line(sprt, &standings.sprt_pairs())
             .unwrap_or_else(|| "no game pair complete yet".to_string());
         let _ = writeln!(out, "SPRT {} vs {}: {line}", names[0], names[1]);
     }
@@ -348,7 +378,8 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The summary of `reports` under `settings`, for the event named `event`.
+    /// The summary of `reports` (in the order they finished) under `settings`, for the
+    /// event named `event`.
     pub fn new(
         event: &str,
         settings: &Settings,
@@ -356,14 +387,14 @@ impl Summary {
         reports: &[GameReport],
     ) -> Result<Summary, ArenaError> {
         let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
-        let mut standings = Standings::new(names.clone());
-        let mut games = reports.to_vec();
-        games.sort_by_key(|g| g.number);
-        for g in &games {
+        let mut standings = Standings::new(names.clone()).with_sprt(settings.sprt()?);
+        for g in reports {
             standings.add(g);
         }
+        let mut games = reports.to_vec();
+        games.sort_by_key(|g| g.number);
         let sprt = settings.sprt()?.map(|sprt| {
-            let tally = standings.first_pairing_pairs();
+            let tally = standings.sprt_pairs();
             let llr = sprt.llr_pentanomial(&tally);
             let (lower, upper) = sprt.bounds();
             SprtSummary {
@@ -481,5 +512,34 @@ mod tests {
         assert!(text.contains("15.0%") && text.contains("85.0%"), "{text}");
         assert!(text.contains("7/0/3/0/0"), "{text}");
         assert!(text.contains("Terminations: goal-reached 20"), "{text}");
+    }
+
+    #[test]
+    fn small_and_lopsided_tables_print_finite_intervals_and_no_negative_zero() {
+        // One split pair (1-1): once `+0.00 ± 0.00`.
+        let mut s = Standings::new(vec!["a".into(), "b".into()]);
+        s.add(&report(0, ["a", "b"], 1));
+        s.add(&report(1, ["b", "a"], 1));
+        let text = table(&s, 2, None);
+        assert!(text.contains("+0.00 ± 301.28"), "{text}");
+        // 2-8 in five pairs, and a perfect score: once `± inf`.
+        let mut s = Standings::new(vec!["a".into(), "b".into()]);
+        for pair in 0..5 {
+            s.add(&report(2 * pair, ["a", "b"], if pair < 2 { 1 } else { 2 }));
+            s.add(&report(2 * pair + 1, ["b", "a"], 1));
+        }
+        let text = table(&s, 10, None);
+        assert!(!text.contains("inf") && !text.contains("-0.00"), "{text}");
+        assert!(!text.contains("± 0.00"), "{text}");
+        let mut s = Standings::new(vec!["a".into(), "b".into()]);
+        s.add(&report(0, ["a", "b"], 1));
+        s.add(&report(1, ["b", "a"], 2));
+        let text = table(&s, 2, None);
+        // One won pair says little: its one-sided bound is below zero.
+        assert!(
+            text.contains("> -113.39") && text.contains("< +113.39"),
+            "{text}"
+        );
+        assert!(!text.contains("inf"), "{text}");
     }
 }

@@ -22,7 +22,6 @@ use super::records::open_records;
 use super::schedule::ScheduledGame;
 use super::settings::Settings;
 use super::signals;
-use super::stats::Sprt;
 use super::summary::{Standings, Summary, table};
 use super::traffic::TrafficLog;
 
@@ -126,14 +125,14 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         );
     }
     let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
-    let mut standings = Standings::new(names);
+    let mut standings = Standings::new(names).with_sprt(sprt);
     for r in &reports {
         standings.add(r);
     }
     let venue = Venue::here_and_now(&options.event);
     let stop = AtomicBool::new(false);
     // Once the SPRT has decided, pairs already begun are finished, and no new pair begins.
-    let decided = AtomicBool::new(sprt_decided(sprt.as_ref(), &standings));
+    let decided = AtomicBool::new(standings.sprt_decided());
     let begun: HashSet<usize> = reports.iter().map(|r| r.pair).collect();
     let workers = options.concurrency.max(1).min(queue.len());
     let queue = Mutex::new(Queue {
@@ -176,7 +175,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
             standings.add(&record.report);
             progress.finished(&record.report, standings.games());
             reports.push(record.report);
-            if sprt_decided(sprt.as_ref(), &standings) {
+            if standings.sprt_decided() {
                 decided.store(true, Ordering::SeqCst);
             }
             progress.show(&standings, sprt.as_ref(), false);
@@ -199,12 +198,6 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         });
     }
     Ok(Finished { table })
-}
-
-/// Whether the SPRT, if any, has crossed a bound over the complete pairs.
-fn sprt_decided(sprt: Option<&Sprt>, standings: &Standings) -> bool {
-    let pairs = standings.first_pairing_pairs();
-    sprt.is_some_and(|s| pairs.pairs() > 0 && s.decide(s.llr_pentanomial(&pairs)).is_final())
 }
 
 /// The games still to play, and the pairs of which a game has been handed out or played.

@@ -306,7 +306,8 @@ fn run_merge(args: &MergeArgs) -> Result<(), ArenaError> {
     let (settings, games) = merge(&args.files)?;
     let scheduled = settings.schedule().len();
     let summary = Summary::new(EVENT, &settings, scheduled, &games)?;
-    let mut standings = Standings::new(settings.engines.iter().map(|e| e.name.clone()).collect());
+    let mut standings = Standings::new(settings.engines.iter().map(|e| e.name.clone()).collect())
+        .with_sprt(settings.sprt()?);
     for g in &games {
         standings.add(g);
     }

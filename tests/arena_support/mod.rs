@@ -1,6 +1,9 @@
 //! Helpers shared by the arena's integration tests: temporary directories, the arena and
 //! mock-engine command lines, summaries, and checks that no engine process survives.
 
+pub mod pgn;
+pub mod ratings;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
