@@ -484,7 +484,7 @@ impl Session {
         self.players.map(|c| match c {
             Controller::Human => SearchLimits::default(),
             Controller::Engine => SearchLimits {
-                movetime: Some(Duration::from_millis(self.movetime.into())),
+                movetime: Some(Duration::from_millis(self.movetime)),
                 ..SearchLimits::default()
             },
         })
