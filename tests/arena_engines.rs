@@ -50,12 +50,13 @@ fn odd_losses(games: &[serde_json::Value]) -> Vec<(String, String)> {
 #[test]
 fn a_flooding_engine_loses_within_its_timeout() {
     let dir = TempDir::new("arena-flood-go");
-    let (output, games) = against_mock(&dir, &["--flood", "1"], "timeout=300", 1);
+    // Long enough that the start-up handshake of a loaded machine fits in it.
+    let (output, games) = against_mock(&dir, &["--flood", "1"], "timeout=1500", 1);
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(games.len(), 2);
     for (termination, detail) in odd_losses(&games) {
         assert_eq!(termination, "hang", "{detail}");
-        assert!(detail.contains("no bestmove within 300 ms"), "{detail}");
+        assert!(detail.contains("no bestmove within 1500 ms"), "{detail}");
     }
     assert_eq!(odd_losses(&games).len(), 2);
     assert_all_gone(&all_pids(&dir));
@@ -64,11 +65,11 @@ fn a_flooding_engine_loses_within_its_timeout() {
 #[test]
 fn a_flooding_handshake_stops_the_arena_before_the_first_game() {
     for (at, missing) in [
-        ("ugi", "no ugiok within 300 ms"),
-        ("isready", "no readyok to isready within 300 ms"),
+        ("ugi", "no ugiok within 1500 ms"),
+        ("isready", "no readyok to isready within 1500 ms"),
     ] {
         let dir = TempDir::new(&format!("arena-flood-{at}"));
-        let (output, games) = against_mock(&dir, &["--flood", at], "timeout=300", 1);
+        let (output, games) = against_mock(&dir, &["--flood", at], "timeout=1500", 1);
         assert!(
             !output.status.success(),
             "a failed start-up must fail the run"

@@ -5,8 +5,7 @@
 //! blocks on its full pipe, and every deadline holds however fast it writes.
 
 use std::collections::VecDeque;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, LineWriter, Read as _, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read as _, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -15,6 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::files::{SharedLog, open_log};
 use super::signals;
 use super::traffic::{Direction, TrafficLog};
 
@@ -74,28 +74,13 @@ pub enum Read {
 
 /// The shared log file for engine stderr and process events; cheap to clone.
 #[derive(Clone, Default)]
-pub struct EngineLog(Option<Arc<Mutex<LineWriter<File>>>>, TrafficLog);
+pub struct EngineLog(Option<SharedLog>, TrafficLog);
 
 impl EngineLog {
     /// A log writing to `path` (appending when `append`), or a log that discards everything.
     pub fn open(path: Option<&Path>, append: bool) -> Result<EngineLog, String> {
-        let Some(path) = path else {
-            return Ok(EngineLog(None, TrafficLog::default()));
-        };
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(append)
-            .write(true)
-            .truncate(!append)
-            .open(path)
-            .map_err(|e| {
-                format!(
-                    "--log {}: cannot open it for writing ({e}); expected a writable file path",
-                    path.display()
-                )
-            })?;
         Ok(EngineLog(
-            Some(Arc::new(Mutex::new(LineWriter::new(file)))),
+            open_log("--log", path, append)?,
             TrafficLog::default(),
         ))
     }

@@ -3,12 +3,11 @@
 //! `2026-03-01T12:00:00.125Z >alpha go p1time 1000 …` for a line sent to `alpha`,
 //! `2026-03-01T12:00:00.141Z <alpha bestmove c3` for a line it wrote.
 
-use std::fs::File;
-use std::io::{LineWriter, Write};
+use std::io::Write;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use super::files::{SharedLog, open_log};
 use super::pgn::civil_from_days;
 
 /// Which way a line went.
@@ -22,29 +21,12 @@ pub enum Direction {
 
 /// The shared traffic log; cheap to clone, and a no-op when not asked for.
 #[derive(Clone, Default)]
-pub struct TrafficLog(Option<Arc<Mutex<LineWriter<File>>>>);
+pub struct TrafficLog(Option<SharedLog>);
 
 impl TrafficLog {
     /// A log writing to `path` (appending when `append`), or one that discards everything.
     pub fn open(path: Option<&Path>, append: bool) -> Result<TrafficLog, String> {
-        let Some(path) = path else {
-            return Ok(TrafficLog(None));
-        };
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(append)
-            .write(true)
-            .truncate(!append)
-            .open(path)
-            .map_err(|e| {
-                format!(
-                    "--protocol-log {}: cannot open it for writing ({e}); expected a writable file path",
-                    path.display()
-                )
-            })?;
-        Ok(TrafficLog(Some(Arc::new(Mutex::new(LineWriter::new(
-            file,
-        ))))))
+        Ok(TrafficLog(open_log("--protocol-log", path, append)?))
     }
 
     /// Records one protocol line of engine `name`.
