@@ -123,7 +123,7 @@ impl Engine {
         if self.options.level < LEVEL.max as u32 {
             return self.search_at_level(pos, limits, stop, &deadlines, report);
         }
-        if self.options.threads > 1 && limits.depth.is_none() {
+        if self.search_threads() > 1 && limits.depth.is_none() && limits.nodes.is_none() {
             return self.search_on_threads(&run, fallback, report);
         }
         let mut outcome = SearchOutcome {

@@ -76,7 +76,7 @@ impl Engine {
         let proof = parallel::prove_within(
             table,
             pos,
-            self.options.threads,
+            self.search_threads(),
             budget,
             Some(&mut progress),
         );

@@ -31,7 +31,7 @@ impl Engine {
         let geo = pos.geometry();
         let safe = pos.moves() - geo.deadly(pos.side_to_move());
         let exhaustive = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
-        let prover_threads = self.options.threads - 1;
+        let prover_threads = self.search_threads() - 1;
         let halt = AtomicBool::new(false);
         let mut outcome = SearchOutcome {
             best_move: Some(fallback),

@@ -186,9 +186,13 @@ impl Session {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match options::apply(&self.options, name, value) {
             Ok(changed) => {
-                self.options = changed;
-                if let Some(engine) = &mut self.engine {
-                    engine.set_options(changed);
+                let engine = self.engine.get_or_insert_with(|| Engine::new(self.options));
+                match engine.set_options(changed) {
+                    Ok(()) => self.options = changed,
+                    Err(e) => self.output.error(&format!(
+                        "setoption: {name} {} cannot be had ({e}): expected a smaller value; the previous setting is kept",
+                        value.unwrap_or_default()
+                    )),
                 }
             }
             Err(problem) => self.output.error(&problem),
