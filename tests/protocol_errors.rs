@@ -182,7 +182,7 @@ fn ugly_bytes_get_an_error_line_and_change_nothing() {
 }
 
 #[test]
-fn commands_during_a_search_are_refused_and_ignored() {
+fn commands_during_a_search_wait_for_it_and_are_carried_out_in_order() {
     let mut engine = Engine::start();
     engine.send("go infinite");
     for line in [
@@ -195,14 +195,19 @@ fn commands_during_a_search_are_refused_and_ignored() {
         "query result",
     ] {
         engine.send(line);
-        let error = engine.until(is_error).pop().unwrap();
-        assert!(
-            error.contains("cannot be used during a search"),
-            "{line}: {error}"
-        );
     }
     engine.send("stop");
-    engine.until(|l| l.starts_with("bestmove"));
-    assert_eq!(engine.position(), "7/7/7/3s3/7/7/7 1");
-    assert!(engine.sync().is_empty(), "one bestmove only");
+    let first = engine.until(|l| l.starts_with("bestmove"));
+    let rest = engine.until(|l| l.starts_with("response "));
+    let all: Vec<&String> = first.iter().chain(&rest).collect();
+    assert!(all.iter().all(|l| !is_error(l)), "{all:?}");
+    assert_eq!(
+        rest.iter().filter(|l| l.starts_with("bestmove ")).count(),
+        1,
+        "{rest:?}"
+    );
+    assert!(rest.iter().any(|l| l == "info string total 8"), "{rest:?}");
+    assert_eq!(rest.last().unwrap(), "response none");
+    assert_eq!(engine.position(), "5/5/2s2/5/5 1");
+    assert!(engine.sync().is_empty(), "nothing more");
 }
