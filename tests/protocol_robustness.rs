@@ -42,7 +42,7 @@ fn a_hash_that_cannot_be_had_is_an_error_and_the_engine_lives_on() {
     // Far beyond the machine: the engine must neither abort nor take it.
     for value in ["65536", "30000", "1000000000"] {
         let replies = engine.ask(&format!("setoption name Hash value {value}"));
-        if i64::from_str_radix(value, 10).unwrap() > max {
+        if value.parse::<i64>().unwrap() > max {
             assert!(
                 replies.len() == 1 && is_error(&replies[0]),
                 "{value}: {replies:?}"

@@ -61,7 +61,7 @@ fn physical_memory_mb() -> Option<i64> {
         };
         if pages > 0 && page_size > 0 {
             return Some(
-                (i128::from(pages) * i128::from(page_size) >> 20).min(i64::MAX as i128) as i64,
+                ((i128::from(pages) * i128::from(page_size)) >> 20).min(i64::MAX as i128) as i64,
             );
         }
     }
