@@ -178,3 +178,34 @@ fn the_end_of_input_lets_the_running_search_finish() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn seldepth_is_never_below_depth() {
+    let mut engine = Engine::start();
+    let check = |engine: &mut Engine, go: &str| {
+        engine.send(go);
+        let lines = engine.until(|l| l.starts_with("bestmove"));
+        for line in &lines {
+            if let Message::Info(Info {
+                depth: Some(depth),
+                seldepth,
+                ..
+            }) = message(line)
+            {
+                assert!(seldepth.is_some_and(|s| s >= depth), "{go}: {line}");
+            }
+        }
+    };
+    // Player 2 to move wins at once: the game ends within the first ply.
+    engine.ask("position fen 3/1s1/3 2");
+    check(&mut engine, "go depth 3");
+    engine.ask("position startpos");
+    check(&mut engine, "go nodes 300000");
+    for level in ["1", "3", "6"] {
+        engine.ask(&format!("setoption name Level value {level}"));
+        check(&mut engine, "go depth 5");
+        engine.ask("position fen 3/1s1/3 2");
+        check(&mut engine, "go depth 3");
+        engine.ask("position startpos");
+    }
+}

@@ -76,9 +76,9 @@ impl Output {
         self.send(&Message::info_string(text));
     }
 
-    /// Reports bad input: one `info string error ...` line, and a warning on stderr.
+    /// Reports bad input: one `info string error ...` line (on stderr only at the
+    /// `debug` log level, with every other line sent).
     pub(super) fn error(&self, text: &str) {
-        log::warn!("{text}");
         self.text(format!("error {text}"));
     }
 

@@ -81,6 +81,19 @@ impl Session {
                 self.credit.give_back();
                 self.stop();
             }
+            Event::Line(stop @ Ok(Message::Stop)) if self.job.is_some() => {
+                // Meant for a waiting search: the first that only `stop` ends and
+                // has no `stop` of its own yet, else the last.
+                let waiting = &self.waiting;
+                let slot = (0..waiting.len()).find(|&i| {
+                    only_stop_ends(&waiting[i])
+                        && !matches!(waiting.get(i + 1), Some(Ok(Message::Stop)))
+                });
+                match slot {
+                    Some(i) => self.waiting.insert(i + 1, stop),
+                    None => self.waiting.push_back(stop),
+                }
+            }
             Event::Line(line) => self.waiting.push_back(line),
             Event::Eof => self.input_ended = true,
             Event::Done(done) => self.finished(done),
@@ -399,6 +412,16 @@ impl Session {
         for (term, value) in evaluation.terms {
             self.output.text(format!("eval {term} {value}"));
         }
+    }
+}
+
+/// Whether a line starts a job that only `stop` ends (`go infinite`, a bare `go`,
+/// `solve infinite`).
+fn only_stop_ends(line: &Result<Message, String>) -> bool {
+    match line {
+        Ok(Message::Go(args)) => args.infinite || *args == GoArgs::default(),
+        Ok(Message::Solve(args)) => args.infinite,
+        _ => false,
     }
 }
 
