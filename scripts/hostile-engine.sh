@@ -79,7 +79,9 @@ def ready_after(feed):
     """Feeds the case, then stops any search and asks isready."""
     e = Engine()
     feed(e)
-    e.send(b"\n" + b"stop\n" * 4 + b"isready\n")
+    # Commands wait for the search before them, and each search that only stop
+    # ends needs its own stop: send plenty (stop without a search is ignored).
+    e.send(b"\n" + b"stop\n" * 1000 + b"isready\n")
     _, ok = e.until(lambda l: l == "readyok")
     peak = e.rss_peak()
     e.send("quit\n")
@@ -177,7 +179,6 @@ cases = [
                             "query result")),
     ("developer commands stopped", lines("perft 30", "stop", "solve", "stop", "bench", "newgame size 11x11",
                                          "solve infinite", "stop", "perft 12", "stop")),
-    ("quit during a search with waiting commands", lines("go infinite", "d", "go depth 3", "quit")),
 ]
 eof_cases = [
     ("EOF during go infinite", lines("go infinite"), 1),
@@ -185,6 +186,7 @@ eof_cases = [
     ("EOF with searches waiting", lines("go depth 4", "go depth 4", "go nodes 5000"), 3),
     ("EOF during solve infinite on 11x11", lines("newgame size 11x11", "solve infinite"), 1),
     ("EOF in the middle of a line", raw(b"go depth 3\ngo dep"), 1),
+    ("quit during a search with waiting commands", lines("go infinite", "d", "go depth 3", "quit"), 1),
 ]
 
 crashes = 0

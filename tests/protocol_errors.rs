@@ -48,7 +48,7 @@ fn malformed_commands_are_rejected_without_effect() {
         ("isready please", "unexpected 'please'"),
         ("newgame size 13x13", "out of range"),
         ("newgame start g7", "goal corner"),
-        ("newgame start e9", "off the 7×7 board"),
+        ("newgame start e9", "off the 7x7 board"),
         ("bestmove d3", "'bestmove' is a reply that engines send"),
         ("readyok", "'readyok' is a reply"),
         ("info string hello", "'info' is a reply"),
@@ -66,7 +66,7 @@ fn illegal_and_unparsable_moves_are_rejected_without_effect() {
         ("move d4", "d4 is slimed: expected one of"),
         ("move e5", "e5 is not next to the snail on c3"),
         ("move c3", "snail's own square"),
-        ("move h1", "h1 is off the 7×7 board"),
+        ("move h1", "h1 is off the 7x7 board"),
         ("move 3c", "'3c' is not a square"),
         ("move", "expected a square"),
         ("move b2 b1", "unexpected 'b1'"),
@@ -107,7 +107,7 @@ fn bad_positions_leave_the_old_one_in_place() {
         ),
         (
             "position startpos moves q9",
-            "move 1 (q9) cannot be played: q9 is off the 7×7 board",
+            "move 1 (q9) cannot be played: q9 is off the 7x7 board",
         ),
         (
             "position startpos moves 9q",

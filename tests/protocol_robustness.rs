@@ -180,6 +180,25 @@ fn the_end_of_input_lets_the_running_search_finish() {
 }
 
 #[test]
+fn eval_on_a_finished_game_reports_the_result() {
+    let mut engine = Engine::start();
+    engine.ask("position fen 3/1s1/3 1 moves a1");
+    assert_eq!(
+        engine.ask("eval"),
+        ["info string eval the game is over: player 1 won (goal reached)"]
+    );
+}
+
+#[test]
+fn board_sizes_are_spelt_one_way_in_messages() {
+    let mut engine = Engine::start();
+    let replies = engine.ask("newgame start z9");
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert!(replies[0].contains("7x7 board"), "{replies:?}");
+    assert!(!replies[0].contains('×'), "{replies:?}");
+}
+
+#[test]
 fn seldepth_is_never_below_depth() {
     let mut engine = Engine::start();
     let check = |engine: &mut Engine, go: &str| {

@@ -405,6 +405,11 @@ impl Session {
     }
 
     fn eval(&mut self) {
+        if let Outcome::Decided { winner, reason } = self.position.outcome() {
+            return self
+                .output
+                .text(format!("eval the game is over: {winner} won ({reason})"));
+        }
         let options = self.options;
         let engine = self.engine.get_or_insert_with(|| Engine::new(options));
         let evaluation = engine.evaluate(&self.position);

@@ -342,7 +342,7 @@ fn new_games_are_validated() {
     assert!(error("newgame size 12x12").contains("out of range"));
     assert!(error("newgame size big").contains("malformed"));
     assert!(error("newgame start g7").contains("goal corner"));
-    assert!(error("newgame size 3x3 start e5").contains("off the 3×3 board"));
+    assert!(error("newgame size 3x3 start e5").contains("off the 3x3 board"));
     assert!(error("newgame start 5e").contains("not a square"));
     assert!(error("newgame size 7x7 size 7x7").contains("given twice"));
     assert!(error("newgame colour red").contains("expected 'size WxH' or 'start SQ'"));
