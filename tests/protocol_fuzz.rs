@@ -76,7 +76,10 @@ fn check(pieces: &[Vec<u8>]) -> Result<(), TestCaseError> {
     for piece in pieces {
         engine.send_bytes(piece);
     }
-    // End any unfinished line, then the engine must still answer.
+    // End any unfinished line, stop every search that only `stop` ends (commands
+    // wait for the search before them, so each needs its own), then the engine must
+    // still answer.
+    engine.send_bytes(&b"\nstop".repeat(pieces.len() + 1));
     engine.send_bytes(b"\nisready\n");
     let mut lines = engine.until(|l| l == "readyok");
     engine.send("stop");

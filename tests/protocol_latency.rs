@@ -31,6 +31,14 @@ fn report(what: &str, mut times: Vec<Duration>) {
 #[ignore = "a measurement, run by scripts/protocol-latency.sh"]
 fn measure_isready_and_stop_latency() {
     let mut engine = Engine::start();
+    // PROTOCOL_LATENCY_THREADS and PROTOCOL_LATENCY_SIZE (such as 11x11) set the
+    // engine's Threads and the board.
+    if let Ok(threads) = std::env::var("PROTOCOL_LATENCY_THREADS") {
+        engine.ask(&format!("setoption name Threads value {threads}"));
+    }
+    if let Ok(size) = std::env::var("PROTOCOL_LATENCY_SIZE") {
+        engine.ask(&format!("newgame size {size}"));
+    }
     let mut ready = Vec::new();
     let mut stop = Vec::new();
     for _ in 0..rounds() {

@@ -28,6 +28,7 @@ mod protocol_doc;
 mod protocol_errors;
 mod protocol_fuzz;
 mod protocol_latency;
+mod protocol_robustness;
 mod protocol_session;
 mod search_limits;
 mod search_oracle;

@@ -416,7 +416,7 @@ mod tests {
         let record = play_game(slot(), [&mut a, &mut b], [&limits, &limits], &opening());
         assert_eq!(record.report.winner, 2);
         assert!(
-            record.report.detail.contains("off the 7×7 board"),
+            record.report.detail.contains("off the 7x7 board"),
             "{}",
             record.report.detail
         );

@@ -276,7 +276,7 @@ impl Default for Size {
 
 impl fmt::Display for Size {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}×{}", self.width, self.height)
+        write!(f, "{}x{}", self.width, self.height)
     }
 }
 
@@ -428,7 +428,7 @@ mod tests {
         let size = Size::DEFAULT;
         assert_eq!(
             size.parse_square("e9").unwrap_err().to_string(),
-            "e9 is off the 7×7 board"
+            "e9 is off the 7x7 board"
         );
         assert!(matches!(
             size.parse_square("h1"),
@@ -436,7 +436,7 @@ mod tests {
         ));
         assert_eq!(
             size.parse_square("z99").unwrap_err().to_string(),
-            "z99 is off the 7×7 board"
+            "z99 is off the 7x7 board"
         );
         for bad in [
             "", "4d", "d", "d0", "D4", "d04", "d-1", "dd", "d4x", "a100", "é4",

@@ -424,7 +424,7 @@ mod tests {
         let err = |pos: &Position, text: &str| pos.parse_move(text).unwrap_err().to_string();
         assert_eq!(err(&pos, "d4"), "d4 is slimed");
         assert_eq!(err(&pos, "f6"), "f6 is not next to the snail on c3");
-        assert_eq!(err(&pos, "e9"), "e9 is off the 7×7 board");
+        assert_eq!(err(&pos, "e9"), "e9 is off the 7x7 board");
         assert!(err(&pos, "c3").contains("snail's own square"));
         assert!(matches!(
             pos.parse_move("zz"),

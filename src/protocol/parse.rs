@@ -25,7 +25,8 @@ mod tests;
 use replies::{info, option};
 
 use super::message::{
-    GameSetup, GoArgs, Id, KEYWORDS, Message, PositionBase, PositionSetup, Query, Response,
+    Direction, GameSetup, GoArgs, Id, Message, PositionBase, PositionSetup, Query, Response,
+    keywords,
 };
 
 /// Why a line is not a valid message: what was wrong and what was expected.
@@ -61,11 +62,45 @@ impl nom::error::ParseError<&str> for Problem {
 type Res<'a, T> = IResult<&'a str, T, Problem>;
 
 /// Every keyword, as error messages list them: `ugi, isready, … bestmove or response`.
-fn known_keywords() -> String {
-    let words: Vec<&str> = KEYWORDS.iter().map(|&(word, _)| word).collect();
+/// The commands a GUI may send, for error messages: replies are left out.
+fn known_commands() -> String {
+    let words: Vec<&str> = keywords(Direction::ToEngine).collect();
     match words.split_last() {
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => String::new(),
+    }
+}
+
+/// The command `word` was probably meant to be: the UGI form of a UCI command,
+/// the same word in other case, or one typing slip away (a letter wrong, missing,
+/// extra, or two swapped).
+fn nearest_command(word: &str) -> Option<&'static str> {
+    let lower = word.to_lowercase();
+    let uci = match lower.as_str() {
+        "uci" => Some("ugi"),
+        "ucinewgame" => Some("uginewgame"),
+        _ => None,
+    };
+    uci.or_else(|| keywords(Direction::ToEngine).find(|&k| k == lower))
+        .or_else(|| {
+            keywords(Direction::ToEngine)
+                .find(|&k| k.len() >= 2 && lower.len() >= 2 && one_slip(k, &lower))
+        })
+}
+
+/// Whether `b` is `a` with one letter changed, dropped, added, or two neighbours swapped.
+fn one_slip(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    match (a.len(), b.len()) {
+        (0, 0) => false,
+        (m, n) if m == n => {
+            a[1..] == b[1..] || (m >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..])
+        }
+        (m, n) if m + 1 == n => a == &b[1..],
+        (m, n) if m == n + 1 => &a[1..] == b,
+        _ => false,
     }
 }
 const LIMITS: &str = "depth, nodes, movetime, p1time, p2time, p1inc, p2inc, movestogo or infinite";
@@ -227,7 +262,7 @@ pub(super) fn parse_message(line: &str) -> Result<Message, ParseError> {
         return Err(ParseError {
             message: format!(
                 "empty line: expected a command, one of {}",
-                known_keywords()
+                known_commands()
             ),
         });
     };
@@ -274,10 +309,13 @@ fn message<'a>(command: &str, args: &'a str) -> Res<'a, Message> {
         "info" => return info(args),
         "bestmove" => best_move(args)?,
         _ => {
+            let hint = nearest_command(command)
+                .map(|k| format!(" (did you mean '{k}'?)"))
+                .unwrap_or_default();
             return fail(format!(
-                "unknown command {}: expected one of {}",
+                "unknown command {}{hint}: expected one of {}",
                 quote(command),
-                known_keywords()
+                known_commands()
             ));
         }
     };

@@ -202,12 +202,14 @@ impl<'a, W: Word> Searcher<'a, W> {
         let geo = self.geometry;
         let p = ply as usize;
         self.pv_len[p] = p;
+        // The node limit is exact: a node beyond it is never searched or counted.
+        if self.aborted || self.nodes >= self.budget.nodes {
+            self.aborted = true;
+            return 0;
+        }
         self.nodes += 1;
         if self.nodes & 1023 == 0 && self.budget.exhausted(self.nodes) {
             self.aborted = true;
-        }
-        if self.aborted {
-            return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         // Mate distance pruning.

@@ -64,7 +64,7 @@ impl Engine {
             let megabytes = self.table.megabytes();
             self.prepare_table(position.size());
             if self.table.megabytes() != megabytes {
-                self.table.clear();
+                self.table.touch();
             }
             let cpu_started = thread_cpu_time();
             let started = Instant::now();

@@ -28,13 +28,48 @@ pub struct OptionRange {
     pub default: i64,
 }
 
-/// Transposition-table size in MiB.
+/// Transposition-table size in MiB. The maximum is the most any machine may ask
+/// for; [`hash_range`] gives the honest maximum of this machine.
 pub const HASH_MB: OptionRange = OptionRange {
     min: 1,
     max: 65536,
     default: 64,
 };
-/// Search threads.
+
+/// The `Hash` range on this machine: at most half its physical memory (and at
+/// most [`HASH_MB`]`.max`), so that a table of the maximum size can be had and
+/// filled without the system running out of memory.
+pub fn hash_range() -> OptionRange {
+    let max = physical_memory_mb().map_or(HASH_MB.max, |mb| (mb / 2).clamp(16, HASH_MB.max));
+    OptionRange {
+        max,
+        default: HASH_MB.default.min(max),
+        ..HASH_MB
+    }
+}
+
+/// The machine's physical memory in MiB, if the system tells.
+fn physical_memory_mb() -> Option<i64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf only reads system constants.
+        let (pages, page_size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && page_size > 0 {
+            return Some(
+                ((i128::from(pages) * i128::from(page_size)) >> 20).min(i64::MAX as i128) as i64,
+            );
+        }
+    }
+    None
+}
+/// Search threads. A search runs at most as many threads as the machine has
+/// processors ([`Engine::search_threads`]): more would only take turns, and the
+/// waiting ones would answer `stop` and deadlines late.
 pub const THREADS: OptionRange = OptionRange {
     min: 1,
     max: 64,
@@ -120,6 +155,8 @@ pub struct Engine {
     pub(super) table: Table,
     /// The board size whose positions the table holds: keys do not include it.
     table_size: Option<Size>,
+    /// Whether the table holds entries of an earlier game, to be cleared.
+    table_stale: bool,
     pub(super) rng: Rng,
     games: u64,
 }
@@ -131,42 +168,61 @@ impl Engine {
             options,
             table: Table::new(options.hash_mb),
             table_size: None,
+            table_stale: false,
             rng: Rng::new(options.seed),
             games: 0,
         }
     }
 
     /// Changes the options; a new hash size reallocates (and empties) the table.
-    pub fn set_options(&mut self, options: EngineOptions) {
+    /// When the memory for it cannot be had, nothing changes and the reason is
+    /// returned.
+    pub fn set_options(&mut self, options: EngineOptions) -> Result<(), String> {
         if options.hash_mb != self.options.hash_mb {
-            self.table = Table::new(options.hash_mb);
+            self.table = Table::try_new(options.hash_mb)?;
             self.table_size = None;
         }
         if options.seed != self.options.seed {
             self.rng = Rng::new(options.seed);
         }
         self.options = options;
+        Ok(())
     }
 
-    /// Forgets everything learned in the previous game.
+    /// The threads a search runs: the `Threads` setting, but no more than the
+    /// machine's processors.
+    pub fn search_threads(&self) -> usize {
+        let processors = std::thread::available_parallelism().map_or(1, usize::from);
+        self.options.threads.clamp(1, processors)
+    }
+
+    /// Forgets everything learned in the previous game. The table is emptied when
+    /// the next search knows its board size, so that only the part of it that
+    /// board uses is touched.
     pub fn new_game(&mut self) {
-        self.table.clear();
-        self.table_size = None;
+        self.table_stale = true;
         self.games += 1;
         self.rng = Rng::new(self.options.seed ^ self.games.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     }
 
     /// Makes the table ready for positions of `size`: keys leave the board size
-    /// out, so entries of another size are cleared away.
+    /// out, so entries of another size are cleared away; after `new_game`, all are.
     pub(super) fn prepare_table(&mut self, size: Size) {
-        if self.table_size != Some(size) {
+        if self.table_size != Some(size) || self.table_stale {
             let megabytes = table_megabytes(self.options.hash_mb, size);
-            if self.table.megabytes() != megabytes {
-                self.table = Table::new(megabytes);
-            } else if self.table_size.is_some() {
-                self.table.clear();
+            let fresh = if self.table.megabytes() != megabytes {
+                Table::try_new(megabytes)
+                    .map_err(|e| log::warn!("keeping the table as it is: {e}"))
+                    .ok()
+            } else {
+                None
+            };
+            match fresh {
+                Some(table) => self.table = table,
+                None => self.table.clear(),
             }
             self.table_size = Some(size);
+            self.table_stale = false;
         }
     }
 

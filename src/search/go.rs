@@ -18,6 +18,7 @@ use super::limits::Limits;
 use super::prover::{Budget, Prover};
 use super::reduced::{MATE, Proof, reachable_region};
 use super::report::{Bound, Score, SearchInfo, SearchOutcome};
+use super::solve::line_start;
 use super::timeman;
 use super::tt::Key;
 
@@ -123,7 +124,7 @@ impl Engine {
         if self.options.level < LEVEL.max as u32 {
             return self.search_at_level(pos, limits, stop, &deadlines, report);
         }
-        if self.options.threads > 1 && limits.depth.is_none() {
+        if self.search_threads() > 1 && limits.depth.is_none() && limits.nodes.is_none() {
             return self.search_on_threads(&run, fallback, report);
         }
         let mut outcome = SearchOutcome {
@@ -135,10 +136,14 @@ impl Engine {
         let exhaustive = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
         let mut slice = FIRST_PROOF_SLICE;
         let mut searcher = Searcher::new(geo, &self.table, deadlines.budget(stop, 0));
-        let first = first_iteration(&mut searcher, pos);
+        let first = first_iteration(&mut searcher, pos, deadlines.nodes);
         let mut nodes = searcher.nodes;
         outcome.info.seldepth = searcher.seldepth;
-        self.record_iteration(&run, &mut outcome, &first, 1, nodes);
+        let Some(first) = first else {
+            // The node limit came first: the move is the first safe one, unsearched.
+            return self.finish(outcome, nodes, &deadlines);
+        };
+        nodes += self.record_iteration(&run, &mut outcome, &first, 1, nodes);
         report(&outcome.info);
         let mut depth = 2;
         if (is_proven(first.score) && first.exact) || depth > exhaustive {
@@ -184,7 +189,7 @@ impl Engine {
                 nodes += searcher.nodes - before;
                 outcome.info.seldepth = outcome.info.seldepth.max(searcher.seldepth);
                 let Some(it) = iteration else { break };
-                self.record_iteration(&run, &mut outcome, &it, depth as u32, nodes);
+                nodes += self.record_iteration(&run, &mut outcome, &it, depth as u32, nodes);
                 report(&outcome.info);
                 depth += 1;
                 if (is_proven(it.score) && it.exact) || depth > exhaustive || deadlines.past_soft()
@@ -205,7 +210,9 @@ impl Engine {
         }
     }
 
-    /// Takes the move, score and line of a completed iteration into `outcome`.
+    /// Takes the move, score and line of a completed iteration into `outcome`,
+    /// `nodes` having been searched so far. Returns the nodes spent completing a
+    /// proven line, within the node limit.
     pub(super) fn record_iteration<W: Word>(
         &self,
         run: &SearchRun<W>,
@@ -213,7 +220,7 @@ impl Engine {
         it: &Iteration,
         depth: u32,
         nodes: u64,
-    ) {
+    ) -> u64 {
         let (score, bound) = root_score(it.score, it.exact);
         if let Some(&first) = it.pv.first() {
             outcome.best_move = Some(first);
@@ -222,33 +229,34 @@ impl Engine {
         outcome.info.score = Some(score);
         outcome.info.bound = bound;
         outcome.info.pv = it.pv.clone();
+        let mut line_nodes = 0;
         if is_proven(it.score) {
-            self.complete_line(run.pos, &mut outcome.info.pv, run.stop, run.deadlines.hard);
+            line_nodes = self.complete_line(run, &mut outcome.info.pv, nodes);
         }
-        outcome.info.nodes = nodes;
+        outcome.info.nodes = nodes + line_nodes;
         outcome.info.time = run.deadlines.started.elapsed();
+        line_nodes
     }
 
     /// Extends the principal variation of a proven score, which may stop at a
-    /// table entry or a matching verdict, by following the proof to the end.
-    fn complete_line<W: Word>(
-        &self,
-        pos: &Position<W>,
-        pv: &mut Vec<Square>,
-        stop: &AtomicBool,
-        deadline: Option<Instant>,
-    ) {
-        let mut end = *pos;
+    /// table entry or a matching verdict, by following the proof to the end, with
+    /// the nodes left after `nodes`; returns the nodes it searched.
+    fn complete_line<W: Word>(&self, run: &SearchRun<W>, pv: &mut Vec<Square>, nodes: u64) -> u64 {
+        let mut end = *run.pos;
         for &mv in pv.iter() {
             if end.check_move(mv).is_err() {
-                return;
+                return 0;
             }
             end.play(mv);
         }
-        if !end.outcome().is_over() {
-            let mut line_nodes = 0;
-            pv.extend(self.proof_line(&end, None, stop, deadline, &mut line_nodes));
+        if end.outcome().is_over() {
+            return 0;
         }
+        let start = line_start(run.deadlines.nodes.saturating_sub(nodes));
+        let mut line_nodes = start;
+        let hard = run.deadlines.hard;
+        pv.extend(self.proof_line(&end, None, run.stop, hard, &mut line_nodes));
+        line_nodes - start
     }
 
     pub(super) fn finish(
@@ -277,8 +285,14 @@ impl Engine {
             stop,
             deadlines,
         } = *run;
-        let mut line_nodes = 0;
-        let pv = self.proof_line(pos, best, stop, deadlines.hard, &mut line_nodes);
+        let start = line_start(deadlines.nodes.saturating_sub(nodes));
+        let mut line_nodes = start;
+        let mut pv = self.proof_line(pos, best, stop, deadlines.hard, &mut line_nodes);
+        let line_nodes = line_nodes - start;
+        if pv.is_empty() {
+            // The node limit left nothing to follow the proof with: its first move.
+            pv.extend(best);
+        }
         let (score, bound) = match proof {
             Proof::Win(n) => (Score::Mate(i32::from(n)), Bound::Lower),
             Proof::Loss(n) => (Score::Mate(-i32::from(n)), Bound::Upper),
@@ -301,18 +315,18 @@ impl Engine {
     }
 }
 
-/// The scored search to depth 1, whatever the limits: every search completes at
-/// least this one iteration, so that the move played has always been searched.
+/// The scored search to depth 1, whatever the time limits: every search completes
+/// at least this one iteration, so that the move played has always been searched.
 /// It costs a node per root move and its replies' static evaluations.
+/// Only a node limit below its cost (`nodes`) cuts it short, giving `None`.
 pub(super) fn first_iteration<W: Word>(
     searcher: &mut Searcher<'_, W>,
     pos: &Position<W>,
-) -> Iteration {
+    nodes: u64,
+) -> Option<Iteration> {
     static NEVER: AtomicBool = AtomicBool::new(false);
-    searcher.set_budget(Budget::new(&NEVER, None, u64::MAX));
-    searcher
-        .iterate(pos, 1, pos.geometry().all())
-        .expect("a search without limits completes")
+    searcher.set_budget(Budget::new(&NEVER, None, nodes));
+    searcher.iterate(pos, 1, pos.geometry().all())
 }
 
 /// The safe root moves not yet proven to lose; all safe moves if every one loses.

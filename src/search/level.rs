@@ -43,18 +43,20 @@ impl Engine {
         let mut searcher = Searcher::new(geo, &self.table, deadlines.budget(stop, deadlines.nodes));
         for c in candidates {
             let child = pos.after(c);
+            nodes = searcher.nodes;
             let score = if child.outcome().is_over() {
                 match child.outcome().winner() {
                     Some(w) if w == pos.side_to_move() => super::reduced::MATE as i32 - 1,
                     _ => -(super::reduced::MATE as i32 - 1),
                 }
             } else {
-                match searcher.iterate(&child, depth - 1, geo.all()) {
+                let iteration = searcher.iterate(&child, depth - 1, geo.all());
+                nodes = searcher.nodes;
+                match iteration {
                     Some(it) => -it.score,
                     None => break,
                 }
             };
-            nodes = searcher.nodes;
             scored.push((c, score));
         }
         if scored.is_empty() {

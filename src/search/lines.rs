@@ -4,8 +4,11 @@
 //! A large table is read at random; with 4 KiB pages nearly every probe also misses
 //! the TLB. Huge pages (2 MiB) cut those misses, which matters more the larger the
 //! `Hash` setting. Memory is zeroed by the system and touched only when used.
+//!
+//! Obtaining the memory never aborts: a size that cannot be had is an error the
+//! caller handles ([`Lines::try_zeroed`]).
 
-use std::alloc::{Layout, alloc_zeroed, dealloc, handle_alloc_error};
+use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ops::Deref;
 use std::ptr::NonNull;
 use std::sync::atomic::AtomicU64;
@@ -40,37 +43,57 @@ unsafe impl Send for Lines {}
 unsafe impl Sync for Lines {}
 
 impl Lines {
-    /// `len` zeroed lines (at least one).
-    pub fn zeroed(len: usize) -> Lines {
+    /// `len` zeroed lines (at least one), or why the memory cannot be had.
+    pub fn try_zeroed(len: usize) -> Result<Lines, String> {
         let len = len.max(1);
-        let bytes = len * size_of::<Line>();
+        let too_large = || format!("{len} table lines do not fit in the address space");
+        let bytes = len.checked_mul(size_of::<Line>()).ok_or_else(too_large)?;
         #[cfg(target_os = "linux")]
         if bytes >= HUGE_PAGE {
-            if let Some(lines) = Self::mapped(len, bytes) {
-                return lines;
-            }
+            // A mapping the system refuses is final: the heap would refuse it too.
+            return Self::mapped(len, bytes);
         }
-        let layout = match Layout::from_size_align(bytes, align_of::<Line>()) {
-            Ok(layout) => layout,
-            Err(_) => panic!("a table of {bytes} bytes cannot be laid out in memory"),
-        };
+        let layout = Layout::from_size_align(bytes, align_of::<Line>()).map_err(|_| too_large())?;
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { alloc_zeroed(layout) };
-        let Some(ptr) = NonNull::new(raw.cast::<Line>()) else {
-            handle_alloc_error(layout)
-        };
-        Lines {
+        let ptr = NonNull::new(raw.cast::<Line>())
+            .ok_or_else(|| format!("the system refused {bytes} bytes of memory"))?;
+        Ok(Lines {
             ptr,
             len,
             source: Source::Heap(layout),
+        })
+    }
+
+    /// Empties every line. Mapped memory is handed back to the system, which
+    /// zeroes it again only where it is next used, so this touches nothing.
+    pub fn reset(&mut self) {
+        #[cfg(target_os = "linux")]
+        if let Source::Mapped(..) = self.source {
+            let bytes = self.len * size_of::<Line>();
+            // SAFETY: the lines lie inside a private anonymous mapping owned by
+            // `self`, borrowed mutably here, so no one reads them meanwhile; after
+            // MADV_DONTNEED such a mapping reads as zeros, which are empty lines.
+            let done =
+                unsafe { libc::madvise(self.ptr.as_ptr().cast(), bytes, libc::MADV_DONTNEED) };
+            if done == 0 {
+                return;
+            }
+        }
+        for line in self.iter() {
+            for word in &line.0 {
+                word.store(0, std::sync::atomic::Ordering::Relaxed);
+            }
         }
     }
 
     /// Anonymous memory, zeroed by the kernel on first touch, with its lines
     /// starting on a huge-page boundary and advised for huge pages.
     #[cfg(target_os = "linux")]
-    fn mapped(len: usize, bytes: usize) -> Option<Lines> {
-        let mapped = bytes + HUGE_PAGE;
+    fn mapped(len: usize, bytes: usize) -> Result<Lines, String> {
+        let mapped = bytes
+            .checked_add(HUGE_PAGE)
+            .ok_or_else(|| format!("{bytes} bytes do not fit in the address space"))?;
         // SAFETY: an anonymous private mapping with no address hint; the result
         // is checked before use.
         let raw = unsafe {
@@ -84,7 +107,10 @@ impl Lines {
             )
         };
         if raw == libc::MAP_FAILED {
-            return None;
+            return Err(format!(
+                "the system refused {bytes} bytes of memory ({})",
+                std::io::Error::last_os_error()
+            ));
         }
         let start = (raw as usize).next_multiple_of(HUGE_PAGE);
         // SAFETY: `start..start + bytes` lies inside the mapping just made, since
@@ -94,8 +120,9 @@ impl Lines {
         if advised != 0 {
             log::debug!("huge pages are not available for the table");
         }
-        let ptr = NonNull::new(start as *mut Line)?;
-        Some(Lines {
+        let ptr = NonNull::new(start as *mut Line)
+            .ok_or_else(|| "the system mapped memory at address 0".to_string())?;
+        Ok(Lines {
             ptr,
             len,
             source: Source::Mapped(raw, mapped),
@@ -133,7 +160,7 @@ mod tests {
     #[test]
     fn lines_start_empty_and_hold_writes() {
         for len in [1, 3, 40_000, (4 << 20) / 64] {
-            let lines = Lines::zeroed(len);
+            let lines = Lines::try_zeroed(len).expect("a small table");
             assert_eq!(lines.len(), len);
             assert!(
                 lines
@@ -144,5 +171,20 @@ mod tests {
             assert_eq!(lines[len - 1].0[7].load(Relaxed), 42);
             assert_eq!(lines.as_ptr() as usize % 64, 0);
         }
+    }
+
+    #[test]
+    fn reset_empties_heap_and_mapped_lines() {
+        for len in [3, (4 << 20) / 64] {
+            let mut lines = Lines::try_zeroed(len).expect("a small table");
+            lines[len / 2].0[3].store(9, Relaxed);
+            lines.reset();
+            assert_eq!(lines[len / 2].0[3].load(Relaxed), 0);
+        }
+    }
+
+    #[test]
+    fn memory_that_cannot_be_had_is_an_error() {
+        assert!(Lines::try_zeroed(usize::MAX / 8).is_err());
     }
 }

@@ -23,7 +23,8 @@ mod tt;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchLine};
 pub use engine::{
-    Engine, EngineOptions, Evaluation, HASH_MB, LEVEL, MOVE_OVERHEAD_MS, OptionRange, SEED, THREADS,
+    Engine, EngineOptions, Evaluation, HASH_MB, LEVEL, MOVE_OVERHEAD_MS, OptionRange, SEED,
+    THREADS, hash_range,
 };
 pub use limits::{Limits, TimeControl};
 pub use report::{Bound, Score, SearchInfo, SearchOutcome, SolveOutcome, Verdict};

@@ -270,6 +270,13 @@ impl<'a, W: Word> Prover<'a, W> {
         probed: bool,
         ply: u32,
     ) -> Option<(Proof, Option<Square>)> {
+        // The node limit is exact: a node beyond it is never searched or counted.
+        if self.stats.nodes >= self.budget.nodes {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return None;
+        }
         self.stats.nodes += 1;
         if self.stats.nodes & 1023 == 0 {
             if self.budget.exhausted(self.stats.nodes) {

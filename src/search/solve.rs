@@ -19,6 +19,12 @@ use super::tt::Key;
 const LINE_STEP_NODES: u64 = 200_000;
 /// Node budget of a whole principal variation.
 const LINE_NODES: u64 = 2_000_000;
+
+/// The node count to start [`Engine::proof_line`] from so that it searches at most
+/// `allowance` nodes: the count it ends with, less this, is what it searched.
+pub(super) fn line_start(allowance: u64) -> u64 {
+    LINE_NODES.saturating_sub(allowance)
+}
 /// Most nodes the search for the exact length of the game may take. It may also
 /// take no more than a quarter of the proof's nodes plus [`DISTANCE_NODES_EXTRA`],
 /// and half its time: where the length costs much more than the proof, a bound is
@@ -76,7 +82,7 @@ impl Engine {
         let proof = parallel::prove_within(
             table,
             pos,
-            self.options.threads,
+            self.search_threads(),
             budget,
             Some(&mut progress),
         );

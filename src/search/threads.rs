@@ -31,7 +31,7 @@ impl Engine {
         let geo = pos.geometry();
         let safe = pos.moves() - geo.deadly(pos.side_to_move());
         let exhaustive = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
-        let prover_threads = self.options.threads - 1;
+        let prover_threads = self.search_threads() - 1;
         let halt = AtomicBool::new(false);
         let mut outcome = SearchOutcome {
             best_move: Some(fallback),
@@ -52,9 +52,12 @@ impl Engine {
                 proof
             });
             let mut searcher = Searcher::new(geo, table, deadlines.budget(stop, 0));
-            let first = first_iteration(&mut searcher, pos);
+            // Node-limited searches run on one thread: no limit here.
+            let Some(first) = first_iteration(&mut searcher, pos, u64::MAX) else {
+                unreachable!("a depth-1 search without a node limit completes")
+            };
             let mut used = searcher.nodes;
-            self.record_iteration(run, &mut outcome, &first, 1, used);
+            used += self.record_iteration(run, &mut outcome, &first, 1, used);
             outcome.info.seldepth = searcher.seldepth;
             report(&outcome.info);
             let mut depth = if is_proven(first.score) && first.exact {
@@ -72,7 +75,7 @@ impl Engine {
                 let iteration = searcher.iterate(pos, depth, allowed);
                 used += searcher.nodes - before;
                 let Some(it) = iteration else { break };
-                self.record_iteration(run, &mut outcome, &it, depth as u32, used);
+                used += self.record_iteration(run, &mut outcome, &it, depth as u32, used);
                 outcome.info.seldepth = outcome.info.seldepth.max(searcher.seldepth);
                 report(&outcome.info);
                 depth += 1;

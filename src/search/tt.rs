@@ -111,13 +111,43 @@ fn key_words<W: Word>() -> usize {
 }
 
 impl Table {
-    /// A table of about `megabytes` MiB (at least one line).
+    /// A table of about `megabytes` MiB (at least one line); when the system cannot
+    /// give that much, the largest power-of-two size below it that it can give.
     pub fn new(megabytes: usize) -> Table {
-        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Line>();
-        Table {
-            lines: Lines::zeroed(count),
-            generation: 0,
+        let mut wanted = megabytes.max(1);
+        loop {
+            match Table::try_new(wanted) {
+                Ok(table) => return table,
+                Err(e) if wanted > 1 => {
+                    let smaller = (wanted / 2).next_power_of_two().min(wanted - 1).max(1);
+                    log::warn!("a table of {wanted} MiB: {e}; trying {smaller} MiB");
+                    wanted = smaller;
+                }
+                Err(e) => {
+                    // Nothing is left to try: one line on the heap, 64 bytes.
+                    log::error!("a table of 1 MiB: {e}; using a single line");
+                    let lines = Lines::try_zeroed(1)
+                        .unwrap_or_else(|e| panic!("not even 64 bytes of memory can be had: {e}"));
+                    return Table {
+                        lines,
+                        generation: 0,
+                    };
+                }
+            }
         }
+    }
+
+    /// A table of about `megabytes` MiB (at least one line), or why the memory for
+    /// it cannot be had.
+    pub fn try_new(megabytes: usize) -> Result<Table, String> {
+        let bytes = megabytes
+            .max(1)
+            .checked_mul(1 << 20)
+            .ok_or_else(|| format!("{megabytes} MiB do not fit in the address space"))?;
+        Ok(Table {
+            lines: Lines::try_zeroed(bytes / std::mem::size_of::<Line>())?,
+            generation: 0,
+        })
     }
 
     /// The table's size in MiB.
@@ -125,14 +155,19 @@ impl Table {
         (self.lines.len() * std::mem::size_of::<Line>()) >> 20
     }
 
-    /// Empties the table.
+    /// Empties the table. Large tables are handed back to the system, so this
+    /// costs no time and leaves only the lines used again afterwards in memory.
     pub fn clear(&mut self) {
-        for line in self.lines.iter() {
-            for word in &line.0 {
-                word.store(0, Relaxed);
-            }
-        }
+        self.lines.reset();
         self.generation = 0;
+    }
+
+    /// Writes every line once, so that the system supplies all the table's memory
+    /// now rather than during a search (for timing).
+    pub fn touch(&self) {
+        for line in self.lines.iter() {
+            line.0[0].store(0, Relaxed);
+        }
     }
 
     /// Starts a new search: older entries become the first to be replaced.
@@ -341,6 +376,12 @@ mod tests {
     fn the_size_reads_back_in_mebibytes() {
         assert_eq!(Table::new(3).megabytes(), 3);
         assert_eq!(Table::new(0).megabytes(), 1);
+    }
+
+    #[test]
+    fn a_size_that_cannot_be_had_is_an_error_or_a_smaller_table() {
+        assert!(Table::try_new(usize::MAX >> 8).is_err());
+        assert!(Table::new(usize::MAX >> 8).megabytes() >= 1);
     }
 
     #[test]

@@ -186,7 +186,8 @@ pub(super) fn progress(position: &Position, info: &SearchInfo) -> Info {
     let size = position.size();
     Info {
         depth: Some(info.depth),
-        seldepth: Some(info.seldepth),
+        // The deepest ply reached, which a search of depth N has reached at least.
+        seldepth: Some(info.seldepth.max(info.depth)),
         score: info.score.map(|score| (score.into(), info.bound.into())),
         nodes: Some(info.nodes),
         nps: Some(info.nps()),

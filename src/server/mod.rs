@@ -9,10 +9,14 @@
 //! - a job thread runs each search, solve or perft. The engine is handed to it and
 //!   comes back in `Event::Done`. `stop` sets an atomic flag the job polls.
 //!
-//! While a job runs (and while `go infinite` keeps its result), only `isready`,
-//! `stop` and `quit` are acted on; any other line is answered with an error line and
-//! otherwise ignored. `quit` or the end of input stops the job, reports its result
-//! (so every `go` gets its `bestmove`) and exits.
+//! Commands are carried out in the order they arrive. While a job runs (and while
+//! `go infinite` keeps its result), a command that needs the engine idle waits in a
+//! queue until the job has ended, as in Stockfish; `stop` (unless a waiting command
+//! starts another job) and `quit` act at once, and so does `isready` when nothing
+//! waits before it. The reader stays at most [`reader::READ_AHEAD`] lines ahead.
+//! `quit` stops the job, reports its result (so every `go` gets its `bestmove`) and
+//! exits; the end of input lets the running job and the waiting commands finish
+//! (a search only `stop` could end is stopped), then exits.
 
 mod jobs;
 mod options;
@@ -72,9 +76,9 @@ impl Output {
         self.send(&Message::info_string(text));
     }
 
-    /// Reports bad input: one `info string error ...` line, and a warning on stderr.
+    /// Reports bad input: one `info string error ...` line (on stderr only at the
+    /// `debug` log level, with every other line sent).
     pub(super) fn error(&self, text: &str) {
-        log::warn!("{text}");
         self.text(format!("error {text}"));
     }
 
@@ -90,14 +94,16 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'sta
     let output = Output::new(output);
     let (events, inbox) = mpsc::channel();
     let reader_events = events.clone();
+    let credit = reader::Credit::default();
+    let reader_credit = credit.clone();
     let spawned = std::thread::Builder::new()
         .name("protocol-reader".into())
-        .spawn(move || reader::read_lines(input, reader_events));
+        .spawn(move || reader::read_lines_within(input, reader_events, &reader_credit));
     if let Err(e) = spawned {
         log::error!("cannot start the reader thread: {e}");
         return;
     }
-    let mut session = Session::new(output.clone(), events);
+    let mut session = Session::new(output.clone(), events, credit);
     while let Ok(event) = inbox.recv() {
         if session.handle(event) == Flow::Quit || output.is_broken() {
             break;

@@ -2,39 +2,42 @@
 //! how `setoption` changes them.
 
 use crate::protocol::{Message, OptionDecl, OptionKind};
-use crate::search::{EngineOptions, HASH_MB, LEVEL, MOVE_OVERHEAD_MS, OptionRange, SEED, THREADS};
+use crate::search::{
+    EngineOptions, LEVEL, MOVE_OVERHEAD_MS, OptionRange, SEED, THREADS, hash_range,
+};
 
 /// One numeric option: its protocol name, range, and where it lives in [`EngineOptions`].
 struct SpinOption {
     name: &'static str,
-    range: OptionRange,
+    /// The range, which for `Hash` depends on the machine.
+    range: fn() -> OptionRange,
     set: fn(&mut EngineOptions, i64),
 }
 
 const SPIN_OPTIONS: [SpinOption; 5] = [
     SpinOption {
         name: "Hash",
-        range: HASH_MB,
+        range: hash_range,
         set: |options, value| options.hash_mb = value as usize,
     },
     SpinOption {
         name: "Threads",
-        range: THREADS,
+        range: || THREADS,
         set: |options, value| options.threads = value as usize,
     },
     SpinOption {
         name: "Level",
-        range: LEVEL,
+        range: || LEVEL,
         set: |options, value| options.level = value as u32,
     },
     SpinOption {
         name: "MoveOverhead",
-        range: MOVE_OVERHEAD_MS,
+        range: || MOVE_OVERHEAD_MS,
         set: |options, value| options.move_overhead_ms = value as u64,
     },
     SpinOption {
         name: "Seed",
-        range: SEED,
+        range: || SEED,
         set: |options, value| options.seed = value as u64,
     },
 ];
@@ -46,10 +49,13 @@ pub(super) fn declarations() -> Vec<Message> {
         .map(|option| {
             Message::DeclareOption(OptionDecl {
                 name: option.name.to_string(),
-                kind: OptionKind::Spin {
-                    default: option.range.default,
-                    min: Some(option.range.min),
-                    max: Some(option.range.max),
+                kind: {
+                    let range = (option.range)();
+                    OptionKind::Spin {
+                        default: range.default,
+                        min: Some(range.min),
+                        max: Some(range.max),
+                    }
                 },
             })
         })
@@ -80,7 +86,7 @@ pub(super) fn apply(
             known.join(", ")
         ));
     };
-    let range = option.range;
+    let range = (option.range)();
     let expected = format!(
         "expected a whole number from {} to {}",
         range.min, range.max
@@ -150,7 +156,9 @@ mod tests {
             lines[0],
             format!(
                 "option name Hash type spin default {} min {} max {}",
-                HASH_MB.default, HASH_MB.min, HASH_MB.max
+                hash_range().default,
+                hash_range().min,
+                hash_range().max
             )
         );
         assert_eq!(lines.len(), 5);

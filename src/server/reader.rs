@@ -4,9 +4,14 @@
 //! not UTF-8 or is longer than [`MAX_LINE_BYTES`] becomes an error event (the excess
 //! of a long line is skipped, never stored), blank lines are dropped, and the end of
 //! input or a read error becomes [`Event::Eof`].
+//!
+//! At most [`READ_AHEAD`] lines are read ahead of the session (a [`Credit`] counts
+//! them): beyond that the reader waits, the input pipe fills, and the writer is held
+//! back instead of the engine's memory growing.
 
 use std::io::{BufRead, BufReader, ErrorKind, Read};
 use std::sync::mpsc::Sender;
+use std::sync::{Arc, Condvar, Mutex};
 
 use super::Event;
 use crate::protocol::Message;
@@ -14,8 +19,47 @@ use crate::protocol::Message;
 /// The longest line accepted, in bytes; longer lines are answered with an error.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// Lines read but not yet carried out, at most: the commands a caller may send
+/// ahead of a running search without waiting.
+pub const READ_AHEAD: usize = 1024;
+
+/// The count of lines read and not yet carried out, shared by the reader (which
+/// takes one per line) and the session (which gives it back once it has handled
+/// the line).
+#[derive(Clone, Default)]
+pub(super) struct Credit {
+    taken: Arc<(Mutex<usize>, Condvar)>,
+}
+
+impl Credit {
+    /// Takes one line's credit, first waiting while [`READ_AHEAD`] lines are
+    /// outstanding, unless `urgent` (`stop` and `quit` never wait).
+    fn take(&self, urgent: bool) {
+        let (count, freed) = &*self.taken;
+        let mut count = count.lock().unwrap_or_else(|e| e.into_inner());
+        while !urgent && *count >= READ_AHEAD {
+            count = freed.wait(count).unwrap_or_else(|e| e.into_inner());
+        }
+        *count += 1;
+    }
+
+    /// Gives back the credit of one line that has been handled.
+    pub fn give_back(&self) {
+        let (count, freed) = &*self.taken;
+        let mut count = count.lock().unwrap_or_else(|e| e.into_inner());
+        *count = count.saturating_sub(1);
+        freed.notify_one();
+    }
+}
+
 /// Reads lines until the end of input or `quit`, sending one event per non-blank line.
+#[cfg(test)]
 pub(super) fn read_lines(input: impl Read, events: Sender<Event>) {
+    read_lines_within(input, events, &Credit::default());
+}
+
+/// Reads lines as [`read_lines`] does, taking one credit per line sent.
+pub(super) fn read_lines_within(input: impl Read, events: Sender<Event>, credit: &Credit) {
     let mut input = BufReader::with_capacity(MAX_LINE_BYTES, input);
     let mut line: Vec<u8> = Vec::new();
     let mut length = 0usize;
@@ -30,7 +74,7 @@ pub(super) fn read_lines(input: impl Read, events: Sender<Event>) {
         };
         if chunk.is_empty() {
             // End of input: a last line without a line feed still counts.
-            if length > 0 && !deliver(&line, length, &events) {
+            if length > 0 && !deliver(&line, length, &events, credit) {
                 return;
             }
             break;
@@ -45,7 +89,7 @@ pub(super) fn read_lines(input: impl Read, events: Sender<Event>) {
         let ends_line = complete > taken.len();
         input.consume(complete);
         if ends_line {
-            if !deliver(&line, length, &events) {
+            if !deliver(&line, length, &events, credit) {
                 return;
             }
             line.clear();
@@ -57,11 +101,12 @@ pub(super) fn read_lines(input: impl Read, events: Sender<Event>) {
 
 /// Turns one line into an event. Returns false when reading should stop (after
 /// `quit`, or when nobody listens any more).
-fn deliver(bytes: &[u8], length: usize, events: &Sender<Event>) -> bool {
+fn deliver(bytes: &[u8], length: usize, events: &Sender<Event>, credit: &Credit) -> bool {
     let Some(event) = line_event(bytes, length) else {
         return true;
     };
     let quit = matches!(event, Event::Line(Ok(Message::Quit)));
+    credit.take(quit || matches!(event, Event::Line(Ok(Message::Stop))));
     events.send(event).is_ok() && !quit
 }
 
@@ -114,6 +159,28 @@ mod tests {
             ["isready", "stop", "ugi", "EOF"]
         );
         assert_eq!(events_of(b""), ["EOF"]);
+    }
+
+    #[test]
+    fn the_reader_waits_while_too_many_lines_are_outstanding() {
+        let (tx, rx) = mpsc::channel();
+        let credit = Credit::default();
+        let reader_credit = credit.clone();
+        let input = "d\n".repeat(READ_AHEAD + 10) + "stop\n";
+        let reader =
+            std::thread::spawn(move || read_lines_within(input.as_bytes(), tx, &reader_credit));
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert_eq!(
+            rx.try_iter().count(),
+            READ_AHEAD,
+            "no more than the read-ahead"
+        );
+        for _ in 0..20 {
+            credit.give_back();
+        }
+        reader.join().expect("the reader ends");
+        // The last ten lines, then stop and the end of input.
+        assert_eq!(rx.try_iter().count(), 12);
     }
 
     #[test]

@@ -4,10 +4,12 @@
 //! Every command either succeeds completely or answers one error line and leaves the
 //! session exactly as it was (a `position` with moves is built aside and swapped in).
 
+use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::jobs::{Job, JobDone, JobResult, Task, report};
+use super::reader::Credit;
 use super::{Event, Output, options, wire};
 use crate::board::{Diagram, Outcome, Position, Side, Square, SquareName};
 use crate::protocol::{
@@ -40,11 +42,17 @@ pub(super) struct Session {
     /// The engine while no job holds it.
     engine: Option<Engine>,
     job: Option<Job>,
+    /// Lines waiting for the running job to end, in the order they came.
+    waiting: VecDeque<Result<Message, String>>,
+    /// The reader's count of lines not yet handled.
+    credit: Credit,
+    /// Whether the input has ended: exit once the work is done.
+    input_ended: bool,
 }
 
 impl Session {
     /// A session on the default 7×7 start with default options.
-    pub fn new(output: Output, events: Sender<Event>) -> Session {
+    pub fn new(output: Output, events: Sender<Event>, credit: Credit) -> Session {
         let options = EngineOptions::default();
         Session {
             output,
@@ -55,17 +63,96 @@ impl Session {
             options,
             engine: Some(Engine::new(options)),
             job: None,
+            waiting: VecDeque::new(),
+            credit,
+            input_ended: false,
         }
     }
 
     /// Reacts to one event.
     pub fn handle(&mut self, event: Event) -> Flow {
         match event {
-            Event::Line(Err(problem)) => self.output.error(&problem),
-            Event::Line(Ok(message)) if self.job.is_some() => return self.during_job(message),
-            Event::Line(Ok(message)) => return self.command(message),
-            Event::Eof => return Flow::Quit,
+            Event::Line(Ok(Message::Quit)) if self.job.is_some() => {
+                self.credit.give_back();
+                return Flow::Quit;
+            }
+            Event::Line(Ok(Message::Stop)) if self.stop_acts_at_once() => {
+                // Acts at once, ahead of waiting commands that need the engine idle.
+                self.credit.give_back();
+                self.stop();
+            }
+            Event::Line(stop @ Ok(Message::Stop)) if self.job.is_some() => {
+                // Meant for a waiting search: the first that only `stop` ends and
+                // has no `stop` of its own yet, else the last.
+                let waiting = &self.waiting;
+                let slot = (0..waiting.len()).find(|&i| {
+                    only_stop_ends(&waiting[i])
+                        && !matches!(waiting.get(i + 1), Some(Ok(Message::Stop)))
+                });
+                match slot {
+                    Some(i) => self.waiting.insert(i + 1, stop),
+                    None => self.waiting.push_back(stop),
+                }
+            }
+            Event::Line(line) => self.waiting.push_back(line),
+            Event::Eof => self.input_ended = true,
             Event::Done(done) => self.finished(done),
+        }
+        self.carry_out_waiting()
+    }
+
+    /// Whether a `stop` that arrives now is meant for the running job: it is, unless
+    /// that job has been stopped already and a waiting command starts another one
+    /// (`go infinite`, `stop`, `go infinite`, `stop` in one write).
+    fn stop_acts_at_once(&self) -> bool {
+        self.job
+            .as_ref()
+            .is_some_and(|job| !job.stop_requested() || !self.job_waits())
+    }
+
+    /// Whether a waiting command starts a job.
+    fn job_waits(&self) -> bool {
+        self.waiting.iter().any(|line| {
+            matches!(
+                line,
+                Ok(Message::Go(_) | Message::Solve(_) | Message::Perft(_) | Message::Bench)
+            )
+        })
+    }
+
+    /// Carries out the waiting lines in order, as far as the running job allows:
+    /// during a job only `stop`, `isready` and `quit` go ahead. Once the input has
+    /// ended, a job only `stop` could end is stopped, and the session ends when no
+    /// work is left.
+    fn carry_out_waiting(&mut self) -> Flow {
+        while let Some(front) = self.waiting.front() {
+            let at_once = matches!(front, Ok(Message::Stop | Message::IsReady | Message::Quit));
+            if self.job.is_some() && !at_once {
+                break;
+            }
+            let Some(line) = self.waiting.pop_front() else {
+                break;
+            };
+            self.credit.give_back();
+            let flow = match line {
+                Err(problem) => {
+                    self.output.error(&problem);
+                    Flow::Continue
+                }
+                Ok(message) if self.job.is_some() => self.during_job(message),
+                Ok(message) => self.command(message),
+            };
+            if flow == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        if self.input_ended {
+            if self.job.as_ref().is_some_and(|job| job.hold) {
+                self.stop();
+            }
+            if self.job.is_none() && self.waiting.is_empty() {
+                return Flow::Quit;
+            }
         }
         Flow::Continue
     }
@@ -87,16 +174,15 @@ impl Session {
         }
     }
 
-    /// While a job runs only `isready`, `stop` and `quit` are acted on.
+    /// While a job runs only `isready`, `stop` and `quit` are carried out.
     fn during_job(&mut self, message: Message) -> Flow {
         match message {
             Message::IsReady => self.output.send(&Message::ReadyOk),
             Message::Stop => self.stop(),
             Message::Quit => return Flow::Quit,
-            other => self.output.error(&format!(
-                "'{}' cannot be used during a search: expected isready, stop or quit until the search ends",
-                other.keyword()
-            )),
+            other => {
+                log::error!("'{}' was carried out during a job", other.keyword());
+            }
         }
         Flow::Continue
     }
@@ -186,9 +272,13 @@ impl Session {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match options::apply(&self.options, name, value) {
             Ok(changed) => {
-                self.options = changed;
-                if let Some(engine) = &mut self.engine {
-                    engine.set_options(changed);
+                let engine = self.engine.get_or_insert_with(|| Engine::new(self.options));
+                match engine.set_options(changed) {
+                    Ok(()) => self.options = changed,
+                    Err(e) => self.output.error(&format!(
+                        "setoption: {name} {} cannot be had ({e}): expected a smaller value; the previous setting is kept",
+                        value.unwrap_or_default()
+                    )),
                 }
             }
             Err(problem) => self.output.error(&problem),
@@ -315,6 +405,11 @@ impl Session {
     }
 
     fn eval(&mut self) {
+        if let Outcome::Decided { winner, reason } = self.position.outcome() {
+            return self
+                .output
+                .text(format!("eval the game is over: {winner} won ({reason})"));
+        }
         let options = self.options;
         let engine = self.engine.get_or_insert_with(|| Engine::new(options));
         let evaluation = engine.evaluate(&self.position);
@@ -322,6 +417,16 @@ impl Session {
         for (term, value) in evaluation.terms {
             self.output.text(format!("eval {term} {value}"));
         }
+    }
+}
+
+/// Whether a line starts a job that only `stop` ends (`go infinite`, a bare `go`,
+/// `solve infinite`).
+fn only_stop_ends(line: &Result<Message, String>) -> bool {
+    match line {
+        Ok(Message::Go(args)) => args.infinite || *args == GoArgs::default(),
+        Ok(Message::Solve(args)) => args.infinite,
+        _ => false,
     }
 }
 

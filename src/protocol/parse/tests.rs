@@ -165,13 +165,39 @@ fn the_keyword_table_matches_the_parser_and_the_messages() {
 }
 
 #[test]
-fn unknown_commands_list_the_known_ones() {
+fn unknown_commands_list_the_commands_a_gui_may_send() {
     let message = error("foo bar");
     assert!(
         message.starts_with("unknown command 'foo': expected one of ugi, isready,"),
         "{message}"
     );
-    assert!(message.contains("bestmove"), "{message}");
+    assert!(message.ends_with("solve or bench"), "{message}");
+    for reply in ["bestmove", "ugiok", "readyok", "response"] {
+        assert!(!message.contains(reply), "{message}");
+    }
+}
+
+#[test]
+fn unknown_commands_suggest_the_nearest_one() {
+    for (line, meant) in [
+        ("uci", "ugi"),
+        ("ucinewgame", "uginewgame"),
+        ("GO depth 3", "go"),
+        ("Isready", "isready"),
+        ("isreddy", "isready"),
+        ("postion startpos", "position"),
+        ("quitt", "quit"),
+        ("stpo", "stop"),
+    ] {
+        let message = error(line);
+        assert!(
+            message.contains(&format!("(did you mean '{meant}'?)")),
+            "{line}: {message}"
+        );
+    }
+    for line in ["foo", "help", "xyzzy", "g"] {
+        assert!(!error(line).contains("did you mean"), "{line}");
+    }
 }
 
 #[test]
@@ -316,7 +342,7 @@ fn new_games_are_validated() {
     assert!(error("newgame size 12x12").contains("out of range"));
     assert!(error("newgame size big").contains("malformed"));
     assert!(error("newgame start g7").contains("goal corner"));
-    assert!(error("newgame size 3x3 start e5").contains("off the 3×3 board"));
+    assert!(error("newgame size 3x3 start e5").contains("off the 3x3 board"));
     assert!(error("newgame start 5e").contains("not a square"));
     assert!(error("newgame size 7x7 size 7x7").contains("given twice"));
     assert!(error("newgame colour red").contains("expected 'size WxH' or 'start SQ'"));
