@@ -16,6 +16,7 @@ mod arena_stats;
 mod cli_bench;
 mod cli_perft;
 mod cli_solve;
+mod cli_split;
 mod known_values;
 mod perft;
 mod play;
