@@ -103,6 +103,12 @@ pub struct SolveArgs {
         default_value = "1/1"
     )]
     pub shard: Shard,
+    /// With --positions: first prove every sub-problem within N nodes, then again
+    /// within 8 times as many, and so on up to --nodes (or no limit), so that easy
+    /// sub-problems settle their neighbours before hard ones are taken on.
+    #[arg(long, value_name = "N", requires = "positions",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub first_nodes: Option<u64>,
     /// Combine the results files of a split directory into the verdict of its root,
     /// by minimax over the split tree, and list the sub-problems still open.
     #[arg(long, value_name = "DIR")]
@@ -121,6 +127,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
         threads: args.threads,
         nodes: args.nodes,
         time: seconds(args.time)?,
+        first_nodes: args.first_nodes,
     };
     if let Some(file) = &args.positions {
         install_interrupt_handler();

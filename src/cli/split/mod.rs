@@ -18,11 +18,17 @@ use self::results::{Appender, POSITIONS_FILE, Record, Results, Split, verdict_na
 use self::tree::{Value, canonical, merge, sub_problems};
 use super::print_json;
 use crate::board::Position;
-use crate::search::{Engine, EngineOptions, Limits, TimeControl, Verdict};
+use crate::search::{Engine, EngineOptions, Limits, Score, TimeControl, Verdict};
 
 /// Nodes of the short proof that `--split` tries on every node before expanding
 /// it (or listing it as a sub-problem): easy nodes are settled at once.
 pub const SPLIT_PROOF_NODES: u64 = 20_000;
+/// Nodes of the scored search that ranks each move of a node of `--split`.
+const RANK_NODES: u64 = 100_000;
+/// Rank of a proven win for the side to move (less the plies): above any score.
+const MATE_RANK: i64 = 1 << 40;
+/// Table of the scored searches that rank the moves, in MiB.
+const JUDGE_HASH_MB: usize = 64;
 /// Most table the short proofs of `--split` use, in MiB.
 const SPLIT_HASH_MB: u64 = 256;
 
@@ -60,6 +66,8 @@ pub struct ProofSettings {
     pub nodes: Option<u64>,
     /// Time limit of each sub-problem.
     pub time: Option<Duration>,
+    /// Node limit of the first of passes with eight times the nodes each.
+    pub first_nodes: Option<u64>,
 }
 
 impl ProofSettings {
@@ -69,6 +77,24 @@ impl ProofSettings {
             threads: self.threads as usize,
             ..EngineOptions::default()
         })
+    }
+
+    /// The node limits of the passes over the sub-problems: one pass within
+    /// `nodes`, or with `first_nodes`, passes of eight times the nodes each until
+    /// that limit.
+    fn passes(&self) -> Vec<Option<u64>> {
+        let mut passes = Vec::new();
+        if let Some(mut n) = self.first_nodes {
+            while self.nodes.is_none_or(|last| n < last) {
+                passes.push(Some(n));
+                n = n.saturating_mul(8);
+                if n == u64::MAX {
+                    break;
+                }
+            }
+        }
+        passes.push(self.nodes);
+        passes
     }
 
     fn limits(&self) -> Limits {
@@ -133,8 +159,8 @@ pub fn split(
     }
     let started = Instant::now();
     let mut engine = settings.engine(settings.hash_mb.min(SPLIT_HASH_MB));
-    let judge = Engine::new(EngineOptions {
-        hash_mb: 1,
+    let mut judge = Engine::new(EngineOptions {
+        hash_mb: JUDGE_HASH_MB,
         ..EngineOptions::default()
     });
     let mut appender = Appender::open(&results::split_file(dir))?;
@@ -157,9 +183,25 @@ pub fn split(
         settled_count += 1;
         true
     };
-    // Lower ranks first: the position after the move is worst for the opponent.
-    let rank = |position: &Position| i64::from(judge.evaluate(position).score);
-    let positions = sub_problems(root, depth, &mut settled, &rank);
+    // Lower ranks first: the position after the move is worst for the opponent,
+    // by a short scored search.
+    let mut rank = |position: &Position| {
+        if position.outcome().is_over() {
+            return 0;
+        }
+        let limits = Limits::nodes(RANK_NODES);
+        match judge
+            .search(position, &limits, &stop, &mut |_| {})
+            .info
+            .score
+        {
+            Some(Score::Mate(n)) if n > 0 => MATE_RANK - i64::from(n),
+            Some(Score::Mate(n)) => -MATE_RANK - i64::from(n),
+            Some(Score::Cp(cp)) => i64::from(cp),
+            None => 0,
+        }
+    };
+    let positions = sub_problems(root, depth, &mut settled, &mut rank);
     if let Some(e) = failure {
         return Err(e);
     }
@@ -205,73 +247,90 @@ pub fn shard(
     let out = results::shard_file(dir, shard.index, shard.count);
     let mut appender = Appender::open(&out)?;
     let mut engine = settings.engine(settings.hash_mb);
-    let limits = settings.limits();
     let limit_ms = settings.time.map(|t| t.as_millis() as u64);
     let by = format!("{}/{}", shard.index, shard.count);
-    let mine = split
+    let mine: Vec<&String> = split
         .positions
         .iter()
         .enumerate()
         .filter(|(i, _)| i % shard.count == shard.index - 1)
-        .map(|(_, p)| p);
+        .map(|(_, p)| p)
+        .collect();
     let (mut proven, mut skipped, mut unfinished) = (0, 0, 0);
     let (mut nodes, mut time) = (0u64, 0f64);
-    for name in mine {
+    let passes = settings.passes();
+    let last_pass = passes.len() - 1;
+    for (pass, pass_nodes) in passes.into_iter().enumerate() {
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let results = Results::read(dir)?;
-        let known = results.known();
-        let why = if known.contains_key(name) {
-            Some("proven already")
-        } else if results
-            .records
-            .iter()
-            .any(|r| &r.position == name && r.covers(limits.nodes, limit_ms))
-        {
-            Some("tried already within the same limits")
-        } else if !merge(&split.root, split.depth, &known).open.contains(name) {
-            Some("no longer needed: the results so far settle every line through it")
-        } else {
-            None
-        };
-        if let Some(why) = why {
-            println!("skip {name}: {why}");
-            skipped += 1;
-            continue;
+        let mut limits = settings.limits();
+        limits.nodes = pass_nodes;
+        if last_pass > 0 {
+            match pass_nodes {
+                Some(n) => println!("pass {}: at most {n} nodes a sub-problem", pass + 1),
+                None => println!("pass {}: no node limit", pass + 1),
+            }
         }
-        let position: Position = name
-            .parse()
-            .map_err(|e| format!("{}: not a position string ({e})", file.display()))?;
-        let record = prove(&mut engine, &position, &limits, settings, stop, &by);
-        if record.verdict().is_none() && stop.load(Ordering::SeqCst) {
-            println!("interrupted while proving {name}; nothing recorded for it");
-            break;
-        }
-        appender.append(&record)?;
-        nodes += record.nodes;
-        time += record.time_ms;
-        match (&record.verdict, &record.best_move) {
-            (Some(v), Some(m)) => println!(
-                "{name}: {v} ({m}), {} nodes in {:.3} s",
-                record.nodes,
-                record.time_ms / 1000.0
-            ),
-            (Some(v), None) => println!(
-                "{name}: {v}, {} nodes in {:.3} s",
-                record.nodes,
-                record.time_ms / 1000.0
-            ),
-            (None, _) => println!(
-                "{name}: open after {} nodes in {:.3} s (limit reached)",
-                record.nodes,
-                record.time_ms / 1000.0
-            ),
-        }
-        if record.verdict.is_some() {
-            proven += 1;
-        } else {
-            unfinished += 1;
+        for &name in &mine {
+            if stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let results = Results::read(dir)?;
+            let known = results.known();
+            let why = if known.contains_key(name) {
+                Some("proven already")
+            } else if results
+                .records
+                .iter()
+                .any(|r| &r.position == name && r.covers(limits.nodes, limit_ms))
+            {
+                Some("tried already within the same limits")
+            } else if !merge(&split.root, split.depth, &known).open.contains(name) {
+                Some("no longer needed: the results so far settle every line through it")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                if pass == last_pass {
+                    println!("skip {name}: {why}");
+                    skipped += 1;
+                }
+                continue;
+            }
+            let position: Position = name
+                .parse()
+                .map_err(|e| format!("{}: not a position string ({e})", file.display()))?;
+            let record = prove(&mut engine, &position, &limits, settings, stop, &by);
+            if record.verdict().is_none() && stop.load(Ordering::SeqCst) {
+                println!("interrupted while proving {name}; nothing recorded for it");
+                break;
+            }
+            appender.append(&record)?;
+            nodes += record.nodes;
+            time += record.time_ms;
+            match (&record.verdict, &record.best_move) {
+                (Some(v), Some(m)) => println!(
+                    "{name}: {v} ({m}), {} nodes in {:.3} s",
+                    record.nodes,
+                    record.time_ms / 1000.0
+                ),
+                (Some(v), None) => println!(
+                    "{name}: {v}, {} nodes in {:.3} s",
+                    record.nodes,
+                    record.time_ms / 1000.0
+                ),
+                (None, _) => println!(
+                    "{name}: open after {} nodes in {:.3} s (limit reached)",
+                    record.nodes,
+                    record.time_ms / 1000.0
+                ),
+            }
+            if record.verdict.is_some() {
+                proven += 1;
+            } else if pass == last_pass {
+                unfinished += 1;
+            }
         }
     }
     println!(
@@ -370,7 +429,7 @@ pub fn merge_dir(dir: &Path, json: bool) -> Result<(), String> {
         open: merged.open.clone(),
         results: known.len(),
         nodes: results.records.iter().map(|r| r.nodes).sum(),
-        time_ms: results.records.iter().map(|r| r.time_ms).sum(),
+        time_ms: results.records.iter().fold(0.0, |sum, r| sum + r.time_ms),
         torn_lines: results.torn,
     };
     if json {

@@ -53,7 +53,7 @@ pub fn sub_problems(
     root: &Position,
     depth: u32,
     settled: &mut dyn FnMut(&Position) -> bool,
-    rank: &dyn Fn(&Position) -> i64,
+    rank: &mut dyn FnMut(&Position) -> i64,
 ) -> Vec<String> {
     let mut leaves: Vec<(Vec<usize>, String)> = Vec::new();
     let mut seen = HashSet::new();
@@ -81,7 +81,7 @@ pub fn sub_problems(
 
 /// The moves of `position`, most promising first by `rank` of the position after
 /// each, ties in square order.
-fn ordered_moves(position: &Position, rank: &dyn Fn(&Position) -> i64) -> Vec<Square> {
+fn ordered_moves(position: &Position, rank: &mut dyn FnMut(&Position) -> i64) -> Vec<Square> {
     let mut moves: Vec<(i64, Square)> = position
         .moves()
         .iter()
@@ -95,7 +95,7 @@ fn collect(
     position: &Position,
     depth: u32,
     settled: &mut dyn FnMut(&Position) -> bool,
-    rank: &dyn Fn(&Position) -> i64,
+    rank: &mut dyn FnMut(&Position) -> i64,
     path: &mut Vec<usize>,
     seen: &mut HashSet<String>,
     leaves: &mut Vec<(Vec<usize>, String)>,
