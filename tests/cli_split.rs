@@ -366,3 +366,28 @@ fn split_arguments_are_checked() {
     let needs_out = solve_fails(&["--size", "4x4", "--split", "1"]);
     assert!(needs_out.contains("--out"), "{needs_out}");
 }
+
+#[test]
+fn passes_of_growing_node_limits_reach_the_verdict() {
+    let dir = TempDir::new("split-passes");
+    let out = dir.file("split");
+    let from = ["--size", "6x6", "--start", "c4"];
+    let mut args = from.to_vec();
+    args.extend(["--split", "2", "--out", &out, "--split-nodes", "0"]);
+    solve(&args);
+    let split = TempDir(dir.path("split"));
+    let list = split.file("positions.txt");
+    let log = solve(&["--positions", &list, "--first-nodes", "50"]);
+    assert!(
+        log.contains("pass 1: at most 50 nodes a sub-problem"),
+        "{log}"
+    );
+    assert!(
+        log.contains("pass 2: at most 400 nodes a sub-problem"),
+        "{log}"
+    );
+    assert!(log.contains("no node limit"), "{log}");
+    let report = merge(&out);
+    assert_eq!(report["verdict"], direct_verdict(&from), "{report}");
+    assert!(proofs_per_position(&split).values().all(|&n| n == 1));
+}

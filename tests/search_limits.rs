@@ -13,12 +13,8 @@ use slimetrail::search::{Engine, EngineOptions, Limits, Score};
 /// Player 1 to move; g1 is safe but loses in two plies, e2 holds.
 const TRAP: &str = "9/9/9/9/4x4/4xx1xx/6xxx/5xxxx/4xs2x 1";
 
-/// The lines of one `go` on `fen`, up to and including `bestmove`.
-fn go(fen: &str, limits: &str) -> Vec<String> {
-    go_on_threads(fen, limits, 1)
-}
-
-/// The lines of one `go` on `fen` by an engine with `threads` threads.
+/// The lines of one `go` on `fen` by an engine with `threads` threads, up to and
+/// including `bestmove`.
 fn go_on_threads(fen: &str, limits: &str, threads: usize) -> Vec<String> {
     let mut engine = Driver::start();
     engine.send(&format!("setoption name Threads value {threads}"));
