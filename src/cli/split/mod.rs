@@ -272,6 +272,9 @@ pub fn shard(
                 None => println!("pass {}: no node limit", pass + 1),
             }
         }
+        // Whether a sub-problem is still open at this pass's limit: only then is
+        // a pass with more nodes worth making.
+        let mut limited = false;
         for &name in &mine {
             if stop.load(Ordering::SeqCst) {
                 break;
@@ -285,13 +288,14 @@ pub fn shard(
                 .iter()
                 .any(|r| &r.position == name && r.covers(limits.nodes, limit_ms))
             {
-                Some("tried already within the same limits")
+                Some(TRIED)
             } else if !merge(&split.root, split.depth, &known).open.contains(name) {
                 Some("no longer needed: the results so far settle every line through it")
             } else {
                 None
             };
             if let Some(why) = why {
+                limited |= why == TRIED;
                 if pass == last_pass {
                     println!("skip {name}: {why}");
                     skipped += 1;
@@ -330,7 +334,12 @@ pub fn shard(
                 proven += 1;
             } else if pass == last_pass {
                 unfinished += 1;
+            } else {
+                limited = true;
             }
+        }
+        if !limited {
+            break;
         }
     }
     println!(
@@ -341,6 +350,9 @@ pub fn shard(
     );
     Ok(())
 }
+
+/// Why a shard skips a sub-problem it tried within the same limits.
+const TRIED: &str = "tried already within the same limits";
 
 /// One move of the root in a merge report.
 #[derive(Serialize, Clone, Debug)]
