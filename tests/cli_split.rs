@@ -393,3 +393,61 @@ fn passes_of_growing_node_limits_reach_the_verdict() {
     assert_eq!(report["verdict"], direct_verdict(&from), "{report}");
     assert!(proofs_per_position(&split).values().all(|&n| n == 1));
 }
+
+#[test]
+fn a_shard_abandons_a_sub_problem_that_the_results_of_others_settle() {
+    let dir = TempDir::new("split-abandon");
+    let out = dir.file("split");
+    // Each sub-problem of 8x8 at depth 1 takes minutes to prove.
+    solve(&[
+        "--size",
+        "8x8",
+        "--split",
+        "1",
+        "--out",
+        &out,
+        "--split-nodes",
+        "0",
+        "--hash",
+        "16",
+    ]);
+    let split = TempDir(dir.path("split"));
+    let mut shard = Command::new(ENGINE)
+        .args([
+            "solve",
+            "--positions",
+            &split.file("positions.txt"),
+            "--hash",
+            "16",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the engine binary starts");
+    let started = std::time::Instant::now();
+    while !split.path("results-1-of-1.jsonl").exists() {
+        assert!(started.elapsed().as_secs() < 60, "the shard never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Another machine proves the root meanwhile.
+    let record = r#"{"position":"8/8/8/4s3/8/8/8/8 1","verdict":"loss","best_move":null,"nodes":1,"time_ms":1.0,"limit_nodes":null,"limit_ms":null,"by":"elsewhere"}"#;
+    fs::write(split.path("results-elsewhere.jsonl"), format!("{record}\n")).expect("write");
+    loop {
+        if let Some(status) = shard.try_wait().expect("the shard's status") {
+            assert!(status.success());
+            break;
+        }
+        if started.elapsed().as_secs() > 120 {
+            let _ = shard.kill();
+            panic!("the shard went on proving a settled sub-problem");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut shard.stdout.take().expect("stdout"), &mut log)
+        .expect("the shard's output");
+    assert!(log.contains("abandoned "), "{log}");
+    assert!(log.contains(" 0 proven, 0 unfinished"), "{log}");
+    let report = merge(&out);
+    assert_eq!(report["verdict"], "loss", "{report}");
+    assert_eq!(report["open"].as_array().map(Vec::len), Some(0), "{report}");
+}
