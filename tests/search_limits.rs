@@ -13,16 +13,22 @@ use slimetrail::search::{Engine, EngineOptions, Limits, Score};
 /// Player 1 to move; g1 is safe but loses in two plies, e2 holds.
 const TRAP: &str = "9/9/9/9/4x4/4xx1xx/6xxx/5xxxx/4xs2x 1";
 
-/// The lines of one `go` on `fen`, up to and including `bestmove`.
-fn go(fen: &str, limits: &str) -> Vec<String> {
+/// The lines of one `go` on `fen` by an engine with `threads` threads, up to and
+/// including `bestmove`.
+fn go_on_threads(fen: &str, limits: &str, threads: usize) -> Vec<String> {
     let mut engine = Driver::start();
+    engine.send(&format!("setoption name Threads value {threads}"));
     engine.send(&format!("position fen {fen}"));
     engine.send(&format!("go {limits}"));
     engine.until(|line| line.starts_with("bestmove"))
 }
 
 fn assert_searched_and_not_trapped(limits: &str) {
-    let lines = go(TRAP, limits);
+    assert_searched_and_not_trapped_on_threads(limits, 1);
+}
+
+fn assert_searched_and_not_trapped_on_threads(limits: &str, threads: usize) {
+    let lines = go_on_threads(TRAP, limits, threads);
     assert!(
         lines.iter().any(|l| l.starts_with("info depth")),
         "go {limits}: no completed search reported before the move:\n{}",
@@ -45,6 +51,11 @@ fn a_short_movetime_still_plays_a_searched_move() {
 #[test]
 fn a_one_millisecond_movetime_still_plays_a_searched_move() {
     assert_searched_and_not_trapped("movetime 1");
+}
+
+#[test]
+fn a_one_millisecond_movetime_on_two_threads_still_plays_a_searched_move() {
+    assert_searched_and_not_trapped_on_threads("movetime 1", 2);
 }
 
 #[test]

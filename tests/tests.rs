@@ -21,6 +21,7 @@ mod cli_bench;
 mod cli_perft;
 mod cli_solve;
 mod gui;
+mod cli_split;
 mod known_values;
 mod perft;
 mod play;

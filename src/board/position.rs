@@ -356,6 +356,21 @@ impl<W: Word> Position<W> {
         self.size().name(square).to_string()
     }
 
+    /// The position mirrored in the a1 diagonal (files and ranks swapped), which has
+    /// the same value: the mirror keeps both goal corners. On a board that is not
+    /// square, the position itself.
+    pub fn mirrored(&self) -> Self {
+        if !self.geometry.is_square() {
+            return *self;
+        }
+        Position {
+            geometry: self.geometry,
+            open: self.geometry.mirror(self.open),
+            snail: self.geometry.mirror_square(self.snail),
+            side: self.side,
+        }
+    }
+
     /// The same position stored in another word, if the board fits in it.
     pub fn convert<V: Word>(&self) -> Option<Position<V>> {
         self.size().fits::<V>().then(|| Position {

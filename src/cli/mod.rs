@@ -9,6 +9,7 @@ mod perft;
 mod play;
 mod solve;
 mod solve_report;
+mod split;
 
 pub use arena::arena_main;
 

@@ -1,5 +1,6 @@
 //! `slimetrail solve`: proves who wins, and says what is known when it cannot.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -7,6 +8,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::solve_report::{SolveReport, Status};
+use super::split::{self, ProofSettings, Shard};
 use super::{PositionArgs, print_json};
 use crate::search::{Engine, EngineOptions, HASH_MB, Limits, SearchInfo, THREADS, TimeControl};
 
@@ -72,25 +74,83 @@ pub struct SolveArgs {
     ///                   {"move", "depth", "score"} (score as "cp N" or "mate N")}
     #[arg(long, verbatim_doc_comment)]
     pub json: bool,
+    /// Share the proof out: write the sub-problems DEPTH plies below the position to
+    /// DIR/positions.txt (with --out DIR), after short proofs (--split-nodes) that
+    /// settle the easy nodes into DIR/results-split.jsonl.
+    #[arg(long, value_name = "DEPTH", requires = "out",
+          conflicts_with_all = ["positions", "merge"],
+          value_parser = clap::value_parser!(u32).range(1..=12))]
+    pub split: Option<u32>,
+    /// Nodes of the short proof --split tries on each node below the position
+    /// before it expands or lists it; 0 for none.
+    #[arg(long, value_name = "N", default_value_t = split::SPLIT_PROOF_NODES, requires = "split")]
+    pub split_nodes: u64,
+    /// The directory of --split.
+    #[arg(long, value_name = "DIR", requires = "split")]
+    pub out: Option<PathBuf>,
+    /// Prove the sub-problems of a positions file written by --split (with --shard,
+    /// a share of them), appending each result to results-K-of-N.jsonl beside it;
+    /// --time and --nodes limit each sub-problem. Safe to kill and run again: proven
+    /// positions are never proved twice, and no longer needed ones are skipped.
+    #[arg(long, value_name = "FILE", conflicts_with = "merge")]
+    pub positions: Option<PathBuf>,
+    /// With --positions: prove every N-th sub-problem from the K-th (1 <= K <= N),
+    /// e.g. one share per Slurm array task.
+    #[arg(
+        long,
+        value_name = "K/N",
+        requires = "positions",
+        default_value = "1/1"
+    )]
+    pub shard: Shard,
+    /// With --positions: first prove every sub-problem within N nodes, then again
+    /// within 8 times as many, and so on up to --nodes (or no limit), so that easy
+    /// sub-problems settle their neighbours before hard ones are taken on.
+    #[arg(long, value_name = "N", requires = "positions",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub first_nodes: Option<u64>,
+    /// Combine the results files of a split directory into the verdict of its root,
+    /// by minimax over the split tree, and list the sub-problems still open.
+    #[arg(long, value_name = "DIR")]
+    pub merge: Option<PathBuf>,
 }
 
 /// Proves a position and prints the verdict, a winning move, the game's length and
 /// the speed; or, when a limit or Ctrl-C ends the proof first, what is known.
 pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
+    if let Some(dir) = &args.merge {
+        split::merge_dir(dir, args.json)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let settings = ProofSettings {
+        hash_mb: args.hash,
+        threads: args.threads,
+        nodes: args.nodes,
+        time: seconds(args.time)?,
+        first_nodes: args.first_nodes,
+    };
+    if let Some(file) = &args.positions {
+        install_interrupt_handler();
+        split::shard(file, args.shard, &settings, &INTERRUPTED)?;
+        return Ok(if INTERRUPTED.load(Ordering::SeqCst) {
+            ExitCode::from(INTERRUPTED_EXIT_CODE)
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
     let position = args.from.position()?;
     if let Some(winner) = position.outcome().winner() {
         return Err(format!(
             "the game is already over: {winner} has won; expected a position with a move to play"
         ));
     }
+    if let (Some(depth), Some(dir)) = (args.split, &args.out) {
+        split::split(&position, depth, args.split_nodes, dir, &settings)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut limits = Limits::default();
-    if let Some(seconds) = args.time {
-        if !(seconds > 0.0 && seconds.is_finite()) {
-            return Err(format!(
-                "--time: expected a positive number of seconds, found {seconds}"
-            ));
-        }
-        limits.time = TimeControl::MoveTime(Duration::from_secs_f64(seconds));
+    if let Some(time) = settings.time {
+        limits.time = TimeControl::MoveTime(time);
     }
     limits.nodes = args.nodes;
     install_interrupt_handler();
@@ -157,6 +217,17 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The `--time` limit: a positive, finite number of seconds.
+fn seconds(time: Option<f64>) -> Result<Option<Duration>, String> {
+    match time {
+        Some(s) if !(s > 0.0 && s.is_finite()) => Err(format!(
+            "--time: expected a positive number of seconds, found {s}"
+        )),
+        Some(s) => Ok(Some(Duration::from_secs_f64(s))),
+        None => Ok(None),
+    }
 }
 
 /// The limits of the scored search that picks a best guess when the proof did not

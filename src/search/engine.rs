@@ -259,8 +259,24 @@ impl Engine {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SolveOutcome {
         match position.convert::<u64>() {
-            Some(narrow) => self.solve_in(&narrow, limits, stop, report),
-            None => self.solve_in(position, limits, stop, report),
+            Some(narrow) => self.solve_in(&narrow, limits, stop, report, true),
+            None => self.solve_in(position, limits, stop, report, true),
+        }
+    }
+
+    /// Proves the value of `position` within `limits`, as [`Engine::solve`] does,
+    /// but stops at the verdict: no line, no game length. The best move is a
+    /// winning move of a win (the proof's own); of a loss, whatever the proof gives.
+    pub fn prove(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SolveOutcome {
+        match position.convert::<u64>() {
+            Some(narrow) => self.solve_in(&narrow, limits, stop, report, false),
+            None => self.solve_in(position, limits, stop, report, false),
         }
     }
 }

@@ -64,6 +64,7 @@ impl Engine {
         limits: &Limits,
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo),
+        follow: bool,
     ) -> SolveOutcome {
         let deadlines = Deadlines::new(self, pos, limits);
         self.prepare_table(pos.size());
@@ -106,6 +107,19 @@ impl Engine {
                 proof_time,
             };
         };
+        if !follow {
+            return SolveOutcome {
+                verdict: Some(match proof {
+                    Proof::Win(_) => Verdict::Win,
+                    Proof::Loss(_) => Verdict::Loss,
+                }),
+                best_move: best,
+                length: None,
+                info,
+                proof_nodes: nodes,
+                proof_time,
+            };
+        }
         let mut line_nodes = 0;
         let mut pv = self.proof_line(pos, best, stop, deadlines.hard, &mut line_nodes);
         let (verdict, mut score, mut bound) = match proof {

@@ -11,7 +11,17 @@
 //! - `MISSRATE_SIZE` board size (default 7x7);
 //! - `MISSRATE_VIA` `engine` (the library, default) or `protocol` (the real binary:
 //!   `uginewgame`, `position fen ...`, `go movetime N`, one process for the run);
-//! - `MISSRATE_THREADS` the engine's `Threads` option (default 1).
+//! - `MISSRATE_THREADS` the engine's `Threads` option (default 1);
+//! - `MISSRATE_STARTS` start squares, comma-separated (default: the default start
+//!   and the square one up and right of it);
+//! - `MISSRATE_PLIES` a range `A-B`: playouts of a uniformly random length from A to
+//!   B plies (default: any length up to three quarters of the squares);
+//! - `MISSRATE_TRUTH_NODES` node limit of each `solve` of the truth (default none);
+//!   a position whose truth is not proven within it is skipped and counted, and a
+//!   move whose value is not proven within it counts as undecided, not as a miss;
+//! - `MISSRATE_CACHE` a file of known truths (`position<TAB>win|loss` lines), read
+//!   first and appended to, so that runs of two builds on the same positions solve
+//!   each position once (default none).
 //!
 //! Positions are random playouts of random length from the default start and from
 //! the square one up and right of it (e5 on 7×7), finished games and repeats skipped. The truth
@@ -104,10 +114,19 @@ impl Searcher {
     }
 }
 
-/// A random playout of random length from `start`; `None` if the game ended.
-fn playout(size: Size, start: Square, rng: &mut Rng) -> Option<Position> {
+/// A random playout from `start`, of a random length within `plies` (or up to three
+/// quarters of the squares); `None` if the game ended.
+fn playout(
+    size: Size,
+    start: Square,
+    plies: Option<(u64, u64)>,
+    rng: &mut Rng,
+) -> Option<Position> {
     let mut position = Position::start_at(size, start).ok()?;
-    let plies = rng.below(size.squares() as u64 * 3 / 4) as usize;
+    let plies = match plies {
+        Some((low, high)) => (low + rng.below(high - low + 1)) as usize,
+        None => rng.below(size.squares() as u64 * 3 / 4) as usize,
+    };
     let careful = rng.below(4) != 0;
     for _ in 0..plies {
         let moves: Vec<Square> = position.moves().iter().collect();
@@ -126,6 +145,66 @@ fn playout(size: Size, start: Square, rng: &mut Rng) -> Option<Position> {
         }
     }
     (!position.outcome().is_over()).then_some(position)
+}
+
+/// Reads `MISSRATE_PLIES` as `A-B`.
+fn plies_range() -> Option<(u64, u64)> {
+    let text = std::env::var("MISSRATE_PLIES").ok()?;
+    let (low, high) = text
+        .split_once('-')
+        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+        .filter(|&(a, b): &(u64, u64)| a <= b)
+        .unwrap_or_else(|| panic!("MISSRATE_PLIES={text:?}: expected A-B with A <= B, e.g. 2-20"));
+    Some((low, high))
+}
+
+/// Known truths, by position string, and the file they are appended to.
+struct TruthCache {
+    known: std::collections::HashMap<String, Verdict>,
+    file: Option<std::fs::File>,
+}
+
+impl TruthCache {
+    fn open(path: Option<String>) -> TruthCache {
+        let mut known = std::collections::HashMap::new();
+        let Some(path) = path else {
+            return TruthCache { known, file: None };
+        };
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            for line in text.lines() {
+                let verdict = match line.rsplit_once('\t') {
+                    Some((p, "win")) => Some((p, Verdict::Win)),
+                    Some((p, "loss")) => Some((p, Verdict::Loss)),
+                    _ => None,
+                };
+                if let Some((p, v)) = verdict {
+                    known.insert(p.to_string(), v);
+                }
+            }
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .unwrap_or_else(|e| panic!("MISSRATE_CACHE={path}: cannot open it for appending: {e}"));
+        TruthCache {
+            known,
+            file: Some(file),
+        }
+    }
+
+    fn record(&mut self, position: &Position, verdict: Verdict) {
+        use std::io::Write;
+        self.known.insert(position.to_string(), verdict);
+        if let Some(file) = &mut self.file {
+            let name = if verdict == Verdict::Win {
+                "win"
+            } else {
+                "loss"
+            };
+            let _ = writeln!(file, "{position}\t{name}");
+        }
+    }
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
@@ -151,38 +230,71 @@ fn main() -> std::process::ExitCode {
     let mut searcher = Searcher::new(&via, threads);
     let stop = AtomicBool::new(false);
     let grid = (size.squares() <= 56).then(|| Grid::new(size.width(), size.height()));
-    let starts: Vec<Square> = [
-        size.default_start(),
-        size.square(size.width() / 2 + 1, size.height() / 2 + 1)
-            .unwrap_or(size.default_start()),
-    ]
-    .into_iter()
-    .filter(|&s| size.goal_owner(s).is_none())
-    .collect();
+    let starts: Vec<Square> = match std::env::var("MISSRATE_STARTS") {
+        Ok(names) => names
+            .split(',')
+            .map(|name| {
+                size.parse_square(name.trim())
+                    .unwrap_or_else(|e| panic!("MISSRATE_STARTS: {name:?}: {e}"))
+            })
+            .collect(),
+        Err(_) => vec![
+            size.default_start(),
+            size.square(size.width() / 2 + 1, size.height() / 2 + 1)
+                .unwrap_or(size.default_start()),
+        ],
+    };
+    let starts: Vec<Square> = starts
+        .into_iter()
+        .filter(|&s| size.goal_owner(s).is_none())
+        .collect();
+    let plies = plies_range();
+    let truth_nodes: Option<u64> = std::env::var("MISSRATE_TRUTH_NODES").ok().map(|n| {
+        n.trim()
+            .parse()
+            .expect("MISSRATE_TRUTH_NODES: expected a node count")
+    });
+    let mut cache = TruthCache::open(std::env::var("MISSRATE_CACHE").ok());
+    let (mut unknown, mut undecided) = (0, 0);
     let (mut positions, mut winning, mut misses, mut cross_checked) = (0, 0, Vec::new(), 0);
     let mut disagreements = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut times = Vec::new();
     let mut overruns = Vec::new();
     let mut truth_time = Duration::ZERO;
-    let mut solve = |p: &Position| {
+    let truth_limits = match truth_nodes {
+        Some(n) => Limits::nodes(n),
+        None => Limits::default(),
+    };
+    let mut solve = |p: &Position| -> Option<Verdict> {
+        if let Some(&v) = cache.known.get(&p.to_string()) {
+            return Some(v);
+        }
         truth.new_game();
         let started = Instant::now();
-        let out = truth.solve(p, &Limits::default(), &stop, &mut |_| {});
+        let out = truth.prove(p, &truth_limits, &stop, &mut |_| {});
         truth_time += started.elapsed();
+        if truth_nodes.is_none() && out.verdict.is_none() {
+            panic!("solve without limits gave no verdict for {p}");
+        }
+        if let Some(v) = out.verdict {
+            cache.record(p, v);
+        }
         out.verdict
-            .unwrap_or_else(|| panic!("solve without limits gave no verdict for {p}"))
     };
     while positions < count {
         let start = starts[rng.below(starts.len() as u64) as usize];
-        let Some(position) = playout(size, start, &mut rng) else {
+        let Some(position) = playout(size, start, plies, &mut rng) else {
             continue;
         };
         if !seen.insert(position) {
             continue;
         }
         positions += 1;
-        let verdict = solve(&position);
+        let Some(verdict) = solve(&position) else {
+            unknown += 1;
+            continue;
+        };
         if let Some(grid) = &grid {
             let state = oracle::state_from_fen(grid, &position.to_string());
             if region_size(grid, &state) <= ORACLE_REGION {
@@ -203,14 +315,20 @@ fn main() -> std::process::ExitCode {
             continue;
         }
         winning += 1;
-        let wins = best
-            .filter(|&m| position.moves().contains(m))
-            .is_some_and(|m| {
-                let child = position.after(m);
-                child.outcome().winner() == Some(position.side_to_move())
-                    || (!child.outcome().is_over() && solve(&child) == Verdict::Loss)
-            });
-        if !wins {
+        let wins = best.filter(|&m| position.moves().contains(m)).map(|m| {
+            let child = position.after(m);
+            if child.outcome().is_over() {
+                Some(child.outcome().winner() == Some(position.side_to_move()))
+            } else {
+                solve(&child).map(|v| v == Verdict::Loss)
+            }
+        });
+        if wins == Some(None) {
+            winning -= 1;
+            undecided += 1;
+            continue;
+        }
+        if wins != Some(Some(true)) {
             let name = best.map_or("none".to_string(), |m| position.name(m));
             misses.push(format!("{position} (played {name})"));
         }
@@ -223,6 +341,10 @@ fn main() -> std::process::ExitCode {
         .count();
     println!("== miss rate: {size}, go movetime {ms} via {via}, seed {seed}, threads {threads}");
     println!("positions (distinct) {positions}");
+    if truth_nodes.is_some() {
+        println!("truth not proven     {unknown} (within MISSRATE_TRUTH_NODES, skipped)");
+        println!("move not proven      {undecided} (played move's value unknown, not counted)");
+    }
     println!("with a winning move  {winning}");
     println!("misses               {}", misses.len());
     println!(
