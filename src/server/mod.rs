@@ -13,7 +13,7 @@
 //! `go infinite` keeps its result), a command that needs the engine idle waits in a
 //! queue until the job has ended, as in Stockfish; `stop` (unless a waiting command
 //! starts another job) and `quit` act at once, and so does `isready` when nothing
-//! waits before it. The reader stays at most [`reader::READ_AHEAD`] lines ahead.
+//! waits before it. The reader stays at most 1024 (`READ_AHEAD`) lines ahead.
 //! `quit` stops the job, reports its result (so every `go` gets its `bestmove`) and
 //! exits; the end of input lets the running job and the waiting commands finish
 //! (a search only `stop` could end is stopped), then exits.
