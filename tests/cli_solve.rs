@@ -55,7 +55,7 @@ fn a_one_ply_win_is_reported_in_the_singular_without_repeating_itself() {
         ],
         "{out}"
     );
-    assert!(lines[5].starts_with("proof: 1 nodes in "), "{out}");
+    assert!(lines[5].starts_with("proof: 1 node in "), "{out}");
     assert!(
         lines[6].starts_with("total, with the line and the game length: "),
         "{out}"

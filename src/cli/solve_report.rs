@@ -56,9 +56,10 @@ impl Figures {
         }
     }
 
-    /// "N nodes in T s".
+    /// "N nodes in T s" ("1 node" for one).
     fn text(&self) -> String {
-        format!("{} nodes in {:.3} s", self.nodes, self.time_ms / 1000.0)
+        let noun = if self.nodes == 1 { "node" } else { "nodes" };
+        format!("{} {noun} in {:.3} s", self.nodes, self.time_ms / 1000.0)
     }
 
     /// "N nodes in T s (R M nodes/s)".

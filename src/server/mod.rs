@@ -11,9 +11,9 @@
 //!
 //! Commands are carried out in the order they arrive. While a job runs (and while
 //! `go infinite` keeps its result), a command that needs the engine idle waits in a
-//! queue until the job has ended, as in Stockfish; `stop` (unless a waiting command
-//! starts another job) and `quit` act at once, and so does `isready` when nothing
-//! waits before it. The reader stays at most [`reader::READ_AHEAD`] lines ahead.
+//! queue until the job has ended, as in Stockfish; `stop` (meant for the running job,
+//! or for the waiting search that only it ends) and `quit` act at once, and so does `isready` when nothing
+//! waits before it. The reader stays at most 1024 (`READ_AHEAD`) lines ahead.
 //! `quit` stops the job, reports its result (so every `go` gets its `bestmove`) and
 //! exits; the end of input lets the running job and the waiting commands finish
 //! (a search only `stop` could end is stopped), then exits.
