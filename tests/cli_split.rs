@@ -206,9 +206,9 @@ fn a_split_of_a_diagonal_start_lists_a_position_or_its_mirror_image_not_both() {
     assert!(positions.len() < plain * 2 / 3, "{}", positions.len());
 }
 
-#[test]
-fn a_partial_merge_lists_the_open_sub_problems_and_a_resume_proves_only_those() {
-    let dir = TempDir::new("split-partial");
+/// Splits the 5x5 start at depth 2 into `dir/split`, with no short proofs: the
+/// split directory's path, the directory, and its list of sub-problems.
+fn split_5x5_without_short_proofs(dir: &TempDir) -> (String, TempDir, String) {
     let out = dir.file("split");
     solve(&[
         "--size",
@@ -222,6 +222,13 @@ fn a_partial_merge_lists_the_open_sub_problems_and_a_resume_proves_only_those() 
     ]);
     let split = TempDir(dir.path("split"));
     let list = split.file("positions.txt");
+    (out, split, list)
+}
+
+#[test]
+fn a_partial_merge_lists_the_open_sub_problems_and_a_resume_proves_only_those() {
+    let dir = TempDir::new("split-partial");
+    let (out, split, list) = split_5x5_without_short_proofs(&dir);
     let all = sub_problems(&split);
     // Shard 1 of 3 alone: the root stays open, and the open sub-problems are
     // listed sub-problems that no record proves.
@@ -268,19 +275,7 @@ fn a_partial_merge_lists_the_open_sub_problems_and_a_resume_proves_only_those() 
 #[test]
 fn a_results_file_cut_short_by_a_kill_is_resumed() {
     let dir = TempDir::new("split-torn");
-    let out = dir.file("split");
-    solve(&[
-        "--size",
-        "5x5",
-        "--split",
-        "2",
-        "--out",
-        &out,
-        "--split-nodes",
-        "0",
-    ]);
-    let split = TempDir(dir.path("split"));
-    let list = split.file("positions.txt");
+    let (out, split, list) = split_5x5_without_short_proofs(&dir);
     solve(&["--positions", &list, "--shard", "1/1"]);
     let results = split.path("results-1-of-1.jsonl");
     let text = fs::read_to_string(&results).expect("the shard's results");
