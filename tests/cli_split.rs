@@ -99,26 +99,41 @@ fn oracle_verdict(oracle: &mut Oracle, fen: &str) -> &'static str {
     }
 }
 
-/// Splits the position of `from` at `depth` into `dir`, with short proofs of
-/// `nodes` nodes (none if 0), and runs `shards` shards one after the other as processes.
-fn split_and_prove(dir: &TempDir, from: &[&str], depth: &str, nodes: &str, shards: usize) {
+/// Splits the position of `from` (further `solve` arguments may follow it) at `depth`
+/// into `dir/split`, with short proofs of `nodes` nodes (none if 0): the split
+/// directory's path, and the directory.
+fn split(dir: &TempDir, from: &[&str], depth: &str, nodes: &str) -> (String, TempDir) {
     let out = dir.file("split");
     let mut args = from.to_vec();
     args.extend(["--split", depth, "--out", &out, "--split-nodes", nodes]);
     solve(&args);
-    let list = format!("{out}/positions.txt");
+    (out, TempDir(dir.path("split")))
+}
+
+/// Splits the position of `from` at `depth` into `dir`, with short proofs of
+/// `nodes` nodes (none if 0), runs `shards` shards one after the other as processes,
+/// and gives the split directory.
+fn split_and_prove(
+    dir: &TempDir,
+    from: &[&str],
+    depth: &str,
+    nodes: &str,
+    shards: usize,
+) -> TempDir {
+    let (_, split) = split(dir, from, depth, nodes);
+    let list = split.file("positions.txt");
     for k in 1..=shards {
         let shard = format!("{k}/{shards}");
         solve(&["--positions", &list, "--shard", &shard]);
     }
+    split
 }
 
 #[test]
 fn a_merged_5x5_split_agrees_with_solve_and_the_oracle() {
     let dir = TempDir::new("split-5x5");
     let from = ["--size", "5x5"];
-    split_and_prove(&dir, &from, "2", "0", 2);
-    let split = TempDir(dir.path("split"));
+    let split = split_and_prove(&dir, &from, "2", "0", 2);
     let report = merge(&split.file(""));
     let mut oracle = Oracle::new(Grid::new(5, 5));
     let root = report["root"].as_str().expect("the root");
@@ -168,8 +183,7 @@ fn a_merged_5x5_split_agrees_with_solve_and_the_oracle() {
 fn a_merged_6x6_split_at_depth_3_agrees_with_solve() {
     let dir = TempDir::new("split-6x6");
     let from = ["--size", "6x6", "--start", "c4"];
-    split_and_prove(&dir, &from, "3", "200", 3);
-    let split = TempDir(dir.path("split"));
+    let split = split_and_prove(&dir, &from, "3", "200", 3);
     let report = merge(&split.file(""));
     assert_eq!(report["verdict"], direct_verdict(&from), "{report}");
     assert_eq!(report["depth"], 3);
@@ -183,18 +197,7 @@ fn a_merged_6x6_split_at_depth_3_agrees_with_solve() {
 #[test]
 fn a_split_of_a_diagonal_start_lists_a_position_or_its_mirror_image_not_both() {
     let dir = TempDir::new("split-mirror");
-    let out = dir.file("split");
-    solve(&[
-        "--size",
-        "6x6",
-        "--split",
-        "2",
-        "--out",
-        &out,
-        "--split-nodes",
-        "0",
-    ]);
-    let split = TempDir(dir.path("split"));
+    let (_, split) = split(&dir, &["--size", "6x6"], "2", "0");
     let positions = sub_problems(&split);
     assert!(positions.len() > 10, "{positions:?}");
     let unique: std::collections::HashSet<_> = positions.iter().collect();
@@ -206,29 +209,11 @@ fn a_split_of_a_diagonal_start_lists_a_position_or_its_mirror_image_not_both() {
     assert!(positions.len() < plain * 2 / 3, "{}", positions.len());
 }
 
-/// Splits the 5x5 start at depth 2 into `dir/split`, with no short proofs: the
-/// split directory's path, the directory, and its list of sub-problems.
-fn split_5x5_without_short_proofs(dir: &TempDir) -> (String, TempDir, String) {
-    let out = dir.file("split");
-    solve(&[
-        "--size",
-        "5x5",
-        "--split",
-        "2",
-        "--out",
-        &out,
-        "--split-nodes",
-        "0",
-    ]);
-    let split = TempDir(dir.path("split"));
-    let list = split.file("positions.txt");
-    (out, split, list)
-}
-
 #[test]
 fn a_partial_merge_lists_the_open_sub_problems_and_a_resume_proves_only_those() {
     let dir = TempDir::new("split-partial");
-    let (out, split, list) = split_5x5_without_short_proofs(&dir);
+    let (out, split) = split(&dir, &["--size", "5x5"], "2", "0");
+    let list = split.file("positions.txt");
     let all = sub_problems(&split);
     // Shard 1 of 3 alone: the root stays open, and the open sub-problems are
     // listed sub-problems that no record proves.
@@ -275,7 +260,8 @@ fn a_partial_merge_lists_the_open_sub_problems_and_a_resume_proves_only_those() 
 #[test]
 fn a_results_file_cut_short_by_a_kill_is_resumed() {
     let dir = TempDir::new("split-torn");
-    let (out, split, list) = split_5x5_without_short_proofs(&dir);
+    let (out, split) = split(&dir, &["--size", "5x5"], "2", "0");
+    let list = split.file("positions.txt");
     solve(&["--positions", &list, "--shard", "1/1"]);
     let results = split.path("results-1-of-1.jsonl");
     let text = fs::read_to_string(&results).expect("the shard's results");
@@ -307,18 +293,7 @@ fn a_results_file_cut_short_by_a_kill_is_resumed() {
 #[test]
 fn unfinished_attempts_are_recorded_and_not_repeated_within_the_same_limits() {
     let dir = TempDir::new("split-limits");
-    let out = dir.file("split");
-    solve(&[
-        "--size",
-        "6x6",
-        "--split",
-        "1",
-        "--out",
-        &out,
-        "--split-nodes",
-        "0",
-    ]);
-    let split = TempDir(dir.path("split"));
+    let (out, split) = split(&dir, &["--size", "6x6"], "1", "0");
     let list = split.file("positions.txt");
     let first = solve(&["--positions", &list, "--nodes", "5"]);
     assert!(first.contains("open after"), "{first}");
@@ -365,12 +340,8 @@ fn split_arguments_are_checked() {
 #[test]
 fn passes_of_growing_node_limits_reach_the_verdict() {
     let dir = TempDir::new("split-passes");
-    let out = dir.file("split");
     let from = ["--size", "6x6", "--start", "c4"];
-    let mut args = from.to_vec();
-    args.extend(["--split", "2", "--out", &out, "--split-nodes", "0"]);
-    solve(&args);
-    let split = TempDir(dir.path("split"));
+    let (out, split) = split(&dir, &from, "2", "0");
     let list = split.file("positions.txt");
     let log = solve(&["--positions", &list, "--first-nodes", "50"]);
     assert!(
@@ -392,21 +363,8 @@ fn passes_of_growing_node_limits_reach_the_verdict() {
 #[test]
 fn a_shard_abandons_a_sub_problem_that_the_results_of_others_settle() {
     let dir = TempDir::new("split-abandon");
-    let out = dir.file("split");
     // Each sub-problem of 8x8 at depth 1 takes minutes to prove.
-    solve(&[
-        "--size",
-        "8x8",
-        "--split",
-        "1",
-        "--out",
-        &out,
-        "--split-nodes",
-        "0",
-        "--hash",
-        "16",
-    ]);
-    let split = TempDir(dir.path("split"));
+    let (out, split) = split(&dir, &["--size", "8x8", "--hash", "16"], "1", "0");
     let mut shard = Command::new(ENGINE)
         .args([
             "solve",
