@@ -324,6 +324,27 @@ fn fault_ending(
 }
 
 #[cfg(test)]
+impl GameReport {
+    /// A game for tests: number `number` of pair `number / 2` in round 1, from the
+    /// start without an opening, won by player `winner` reaching the goal in 11 plies.
+    pub fn sample(number: usize, players: [&str; 2], winner: u8) -> GameReport {
+        GameReport {
+            number,
+            round: 1,
+            pair: number / 2,
+            players: players.map(str::to_string),
+            winner,
+            termination: Termination::GoalReached,
+            detail: String::new(),
+            plies: 11,
+            opening: "-".to_string(),
+            start: String::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::arena::player::{RandomPlayer, Reply};

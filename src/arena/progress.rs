@@ -171,23 +171,10 @@ pub fn progress_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::game::Termination;
     use crate::arena::settings::SprtSettings;
 
     fn report(number: usize, players: [&str; 2], winner: u8) -> GameReport {
-        GameReport {
-            number,
-            round: 1,
-            pair: number / 2,
-            players: players.map(str::to_string),
-            winner,
-            termination: Termination::GoalReached,
-            detail: String::new(),
-            plies: 11,
-            opening: "-".to_string(),
-            start: String::new(),
-            moves: Vec::new(),
-        }
+        GameReport::sample(number, players, winner)
     }
 
     #[test]

@@ -450,19 +450,7 @@ mod tests {
     use super::*;
 
     fn report(number: usize, players: [&str; 2], winner: u8) -> GameReport {
-        GameReport {
-            number,
-            round: 1,
-            pair: number / 2,
-            players: players.map(str::to_string),
-            winner,
-            termination: Termination::GoalReached,
-            detail: String::new(),
-            plies: 10,
-            opening: "-".to_string(),
-            start: String::new(),
-            moves: Vec::new(),
-        }
+        GameReport::sample(number, players, winner)
     }
 
     #[test]
