@@ -20,6 +20,9 @@ pub struct Geometry<W: Word> {
     goals: Bitboard<W>,
     /// Per square, the square mirrored in the a1 diagonal (square boards only).
     mirror: [u8; MAX_SQUARES],
+    /// Square boards: per rank `r` and pattern `p` of that rank's squares, the
+    /// pattern mirrored into file `r`, at index `r << width | p`. Empty otherwise.
+    mirror_rows: Vec<Bitboard<W>>,
 }
 
 /// Ring patterns: bit i set for the i-th neighbour in the order SW, S, SE, W, E, NW, N, NE.
@@ -136,10 +139,24 @@ impl<W: Word> Geometry<W> {
         }
         let goals = Bitboard::from_square(size.goal(Side::One))
             | Bitboard::from_square(size.goal(Side::Two));
+        let mut mirror_rows = Vec::new();
+        if size.width() == size.height() {
+            let width = size.width();
+            for rank in 0..width {
+                for pattern in 0..1usize << width {
+                    let mut column = Bitboard::EMPTY;
+                    for file in (0..width).filter(|f| pattern >> f & 1 == 1) {
+                        column.insert(size.square(rank, file).expect("square on board"));
+                    }
+                    mirror_rows.push(column);
+                }
+            }
+        }
         Geometry {
             size,
             goals,
             mirror,
+            mirror_rows,
             all,
             neighbours,
             not_first_file,
@@ -220,9 +237,21 @@ impl<W: Word> Geometry<W> {
         Square::from_index(self.mirror[square.index() as usize & 127])
     }
 
-    /// The set mirrored in the a1 diagonal (square boards only).
+    /// The set mirrored in the a1 diagonal (square boards only; on other boards
+    /// each square goes where [`Geometry::mirror_square`] sends it).
+    #[inline]
     pub fn mirror(&self, set: Bitboard<W>) -> Bitboard<W> {
-        set.iter().map(|s| self.mirror_square(s)).collect()
+        if self.mirror_rows.is_empty() {
+            return set.iter().map(|s| self.mirror_square(s)).collect();
+        }
+        let width = self.size.width() as u32;
+        let row = (1u64 << width) - 1;
+        let mut mirrored = Bitboard::EMPTY;
+        for rank in 0..width {
+            let pattern = (set.0 >> (rank * width)).low_u64() & row;
+            mirrored |= self.mirror_rows[((rank as usize) << width) | pattern as usize];
+        }
+        mirrored
     }
 
     /// The squares of `within` connected to `seed` by king steps inside `within`
@@ -307,6 +336,26 @@ mod tests {
         );
         assert_eq!(geo.mirror(geo.deadly(Side::One)), geo.deadly(Side::One));
         assert!(!Geometry::<u64>::of("5x4".parse().unwrap()).is_square());
+    }
+
+    #[test]
+    fn fast_mirroring_agrees_with_square_by_square_mirroring() {
+        fn check<W: Word>(size: Size, rng: &mut crate::rng::Rng) {
+            let geo = Geometry::<W>::of(size);
+            for _ in 0..500 {
+                let set: Bitboard<W> = geo.all().iter().filter(|_| rng.below(2) == 0).collect();
+                let slow: Bitboard<W> = set.iter().map(|s| geo.mirror_square(s)).collect();
+                assert_eq!(geo.mirror(set), slow, "{size}");
+            }
+        }
+        let mut rng = crate::rng::Rng::new(5);
+        for n in 3..=11 {
+            let size = Size::new(n, n).unwrap();
+            if size.fits::<u64>() {
+                check::<u64>(size, &mut rng);
+            }
+            check::<u128>(size, &mut rng);
+        }
     }
 
     #[test]
