@@ -157,6 +157,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
     let mut engine = Engine::new(EngineOptions {
         hash_mb: args.hash as usize,
         threads: args.threads as usize,
+        huge_pages: true,
         ..EngineOptions::default()
     });
     if !args.json {

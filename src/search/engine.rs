@@ -107,6 +107,11 @@ pub struct EngineOptions {
     pub move_overhead_ms: u64,
     /// Seed of the random choices of weaker levels.
     pub seed: u64,
+    /// Whether timed searches at full strength play the built-in book's moves.
+    pub own_book: bool,
+    /// Whether the table asks for huge pages: faster for long proofs, but their
+    /// first touches can stall a search under a clock (see `lines.rs`).
+    pub huge_pages: bool,
 }
 
 impl Default for EngineOptions {
@@ -117,6 +122,8 @@ impl Default for EngineOptions {
             level: LEVEL.default as u32,
             move_overhead_ms: MOVE_OVERHEAD_MS.default as u64,
             seed: SEED.default as u64,
+            own_book: true,
+            huge_pages: false,
         }
     }
 }
@@ -166,7 +173,7 @@ impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
         Engine {
             options,
-            table: Table::new(options.hash_mb),
+            table: Table::new_with(options.hash_mb, options.huge_pages),
             table_size: None,
             table_stale: false,
             rng: Rng::new(options.seed),
@@ -179,7 +186,7 @@ impl Engine {
     /// returned.
     pub fn set_options(&mut self, options: EngineOptions) -> Result<(), String> {
         if options.hash_mb != self.options.hash_mb {
-            self.table = Table::try_new(options.hash_mb)?;
+            self.table = Table::try_new_with(options.hash_mb, options.huge_pages)?;
             self.table_size = None;
         }
         if options.seed != self.options.seed {
@@ -211,7 +218,7 @@ impl Engine {
         if self.table_size != Some(size) || self.table_stale {
             let megabytes = table_megabytes(self.options.hash_mb, size);
             let fresh = if self.table.megabytes() != megabytes {
-                Table::try_new(megabytes)
+                Table::try_new_with(megabytes, self.options.huge_pages)
                     .map_err(|e| log::warn!("keeping the table as it is: {e}"))
                     .ok()
             } else {

@@ -1,9 +1,13 @@
 //! The memory of the transposition table: zeroed cache lines, aligned and, on
-//! Linux, advised for transparent huge pages.
+//! Linux, advised for transparent huge pages when asked.
 //!
 //! A large table is read at random; with 4 KiB pages nearly every probe also misses
 //! the TLB. Huge pages (2 MiB) cut those misses, which matters more the larger the
-//! `Hash` setting. Memory is zeroed by the system and touched only when used.
+//! table. But where the system defragments memory for advised huge pages on the
+//! first touch (`defrag` set to `madvise`, a common default), each first touch of
+//! a 2 MiB page can stall for milliseconds: a 100 ms search on a fresh 1 GiB table
+//! took 0.9 s. So only long proofs (`solve`) ask for them; a search under a clock
+//! does not. Memory is zeroed by the system and touched only when used.
 //!
 //! Obtaining the memory never aborts: a size that cannot be had is an error the
 //! caller handles ([`Lines::try_zeroed`]).
@@ -45,13 +49,19 @@ unsafe impl Sync for Lines {}
 impl Lines {
     /// `len` zeroed lines (at least one), or why the memory cannot be had.
     pub fn try_zeroed(len: usize) -> Result<Lines, String> {
+        Self::try_zeroed_with(len, false)
+    }
+
+    /// `len` zeroed lines (at least one), on huge pages where the system has them
+    /// if `huge_pages` is set, or why the memory cannot be had.
+    pub fn try_zeroed_with(len: usize, huge_pages: bool) -> Result<Lines, String> {
         let len = len.max(1);
         let too_large = || format!("{len} table lines do not fit in the address space");
         let bytes = len.checked_mul(size_of::<Line>()).ok_or_else(too_large)?;
         #[cfg(target_os = "linux")]
         if bytes >= HUGE_PAGE {
             // A mapping the system refuses is final: the heap would refuse it too.
-            return Self::mapped(len, bytes);
+            return Self::mapped(len, bytes, huge_pages);
         }
         let layout = Layout::from_size_align(bytes, align_of::<Line>()).map_err(|_| too_large())?;
         // SAFETY: the layout has a non-zero size.
@@ -88,9 +98,9 @@ impl Lines {
     }
 
     /// Anonymous memory, zeroed by the kernel on first touch, with its lines
-    /// starting on a huge-page boundary and advised for huge pages.
+    /// starting on a huge-page boundary and, if `huge_pages`, advised for huge pages.
     #[cfg(target_os = "linux")]
-    fn mapped(len: usize, bytes: usize) -> Result<Lines, String> {
+    fn mapped(len: usize, bytes: usize, huge_pages: bool) -> Result<Lines, String> {
         let mapped = bytes
             .checked_add(HUGE_PAGE)
             .ok_or_else(|| format!("{bytes} bytes do not fit in the address space"))?;
@@ -115,8 +125,11 @@ impl Lines {
         let start = (raw as usize).next_multiple_of(HUGE_PAGE);
         // SAFETY: `start..start + bytes` lies inside the mapping just made, since
         // the mapping is a huge page longer than `bytes`.
-        let advised =
-            unsafe { libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) };
+        let advised = if huge_pages {
+            unsafe { libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) }
+        } else {
+            0
+        };
         if advised != 0 {
             log::debug!("huge pages are not available for the table");
         }

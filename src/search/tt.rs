@@ -114,9 +114,14 @@ impl Table {
     /// A table of about `megabytes` MiB (at least one line); when the system cannot
     /// give that much, the largest power-of-two size below it that it can give.
     pub fn new(megabytes: usize) -> Table {
+        Table::new_with(megabytes, false)
+    }
+
+    /// [`Table::new`], on huge pages where the system has them if `huge_pages`.
+    pub fn new_with(megabytes: usize, huge_pages: bool) -> Table {
         let mut wanted = megabytes.max(1);
         loop {
-            match Table::try_new(wanted) {
+            match Table::try_new_with(wanted, huge_pages) {
                 Ok(table) => return table,
                 Err(e) if wanted > 1 => {
                     let smaller = (wanted / 2).next_power_of_two().min(wanted - 1).max(1);
@@ -137,15 +142,15 @@ impl Table {
         }
     }
 
-    /// A table of about `megabytes` MiB (at least one line), or why the memory for
-    /// it cannot be had.
-    pub fn try_new(megabytes: usize) -> Result<Table, String> {
+    /// A table of about `megabytes` MiB (at least one line), on huge pages where
+    /// the system has them if `huge_pages`, or why the memory for it cannot be had.
+    pub fn try_new_with(megabytes: usize, huge_pages: bool) -> Result<Table, String> {
         let bytes = megabytes
             .max(1)
             .checked_mul(1 << 20)
             .ok_or_else(|| format!("{megabytes} MiB do not fit in the address space"))?;
         Ok(Table {
-            lines: Lines::try_zeroed(bytes / std::mem::size_of::<Line>())?,
+            lines: Lines::try_zeroed_with(bytes / std::mem::size_of::<Line>(), huge_pages)?,
             generation: 0,
         })
     }
@@ -380,7 +385,7 @@ mod tests {
 
     #[test]
     fn a_size_that_cannot_be_had_is_an_error_or_a_smaller_table() {
-        assert!(Table::try_new(usize::MAX >> 8).is_err());
+        assert!(Table::try_new_with(usize::MAX >> 8, false).is_err());
         assert!(Table::new(usize::MAX >> 8).megabytes() >= 1);
     }
 

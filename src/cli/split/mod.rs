@@ -74,6 +74,7 @@ impl ProofSettings {
         Engine::new(EngineOptions {
             hash_mb: hash_mb as usize,
             threads: self.threads as usize,
+            huge_pages: true,
             ..EngineOptions::default()
         })
     }
