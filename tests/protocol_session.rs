@@ -44,11 +44,15 @@ fn ugi_identifies_the_engine_and_lists_its_options() {
     );
     assert!(lines[1].starts_with("id author "), "{lines:?}");
     let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
-    assert_eq!(options.len(), 5, "{lines:?}");
-    for (option, name) in options
-        .iter()
-        .zip(["Hash", "Threads", "Level", "MoveOverhead", "Seed"])
-    {
+    assert_eq!(options.len(), 6, "{lines:?}");
+    for (option, name) in options.iter().zip([
+        "Hash",
+        "Threads",
+        "Level",
+        "MoveOverhead",
+        "Seed",
+        "OwnBook",
+    ]) {
         assert!(
             matches!(message(option), Message::DeclareOption(d) if d.name == name),
             "{option}"

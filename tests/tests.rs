@@ -23,6 +23,7 @@ mod cli_solve;
 mod cli_split;
 mod gui;
 mod known_values;
+mod opening_book;
 mod perft;
 mod play;
 mod protocol_doc;

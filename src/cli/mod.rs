@@ -4,6 +4,7 @@ mod arena;
 mod arena_compat;
 mod arena_stats;
 mod bench;
+mod book;
 mod gui;
 mod perft;
 mod play;
@@ -45,6 +46,9 @@ pub enum EngineSubcommand {
     Solve(solve::SolveArgs),
     /// Search a fixed set of positions to a fixed depth: node count and speed.
     Bench(bench::BenchArgs),
+    /// Write an opening book of positions too hard to prove in a move's time, or
+    /// prove every move of one.
+    Book(book::BookArgs),
     /// Play and analyse in the browser: a local web server driving an engine process.
     Gui(gui::GuiArgs),
 }
@@ -95,6 +99,7 @@ pub fn engine_main() -> ExitCode {
         Some(EngineSubcommand::Solve(args)) => solve::run(&args),
         Some(EngineSubcommand::Bench(args)) => done(bench::run(&args)),
         Some(EngineSubcommand::Gui(args)) => done(gui::run(&args)),
+        Some(EngineSubcommand::Book(args)) => done(book::run(&args)),
         None => {
             crate::server::serve(std::io::stdin(), std::io::stdout());
             Ok(ExitCode::SUCCESS)

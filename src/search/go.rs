@@ -6,6 +6,7 @@
 //! never playing a root move the proof search has shown to lose. A proven root ends
 //! the search at once; time, node and depth limits and `stop` end it in between. A
 //! depth limit bounds the scored search only: the rounds go on until it is reached.
+//! A timed search of a position in the built-in book plays the book move at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -13,8 +14,9 @@ use std::time::{Duration, Instant};
 use crate::board::{Bitboard, Position, Square, Word};
 
 use super::alphabeta::{Iteration, Searcher, is_proven};
+use super::book::Book;
 use super::engine::{Engine, LEVEL};
-use super::limits::Limits;
+use super::limits::{Limits, TimeControl};
 use super::prover::{Budget, Prover};
 use super::reduced::{MATE, Proof, reachable_region};
 use super::report::{Bound, Score, SearchInfo, SearchOutcome};
@@ -124,6 +126,9 @@ impl Engine {
         if self.options.level < LEVEL.max as u32 {
             return self.search_at_level(pos, limits, stop, &deadlines, report);
         }
+        if let Some(outcome) = self.book_move(pos, limits, &deadlines, report) {
+            return outcome;
+        }
         if self.search_threads() > 1 && limits.depth.is_none() && limits.nodes.is_none() {
             return self.search_on_threads(&run, fallback, report);
         }
@@ -208,6 +213,46 @@ impl Engine {
                 return self.finish(outcome, nodes, &deadlines);
             }
         }
+    }
+
+    /// The built-in book's winning move, for a timed search with the book on: a
+    /// position there takes longer to prove than such a search can be sure to have.
+    /// Searches limited by depth or nodes, and `go infinite`, always search.
+    fn book_move<W: Word>(
+        &self,
+        pos: &Position<W>,
+        limits: &Limits,
+        deadlines: &Deadlines,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<SearchOutcome> {
+        let timed = matches!(
+            limits.time,
+            TimeControl::MoveTime(_) | TimeControl::Clock { .. }
+        );
+        if !self.options.own_book
+            || !timed
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.infinite
+        {
+            return None;
+        }
+        let hit = Book::builtin(pos.size())?.probe(pos)?;
+        let info = SearchInfo {
+            depth: 1,
+            seldepth: 1,
+            score: Some(Score::Mate(i32::from(hit.plies))),
+            bound: Bound::Lower,
+            nodes: 0,
+            time: deadlines.started.elapsed(),
+            hashfull: 0,
+            pv: vec![hit.square],
+        };
+        report(&info);
+        Some(SearchOutcome {
+            best_move: Some(hit.square),
+            info,
+        })
     }
 
     /// Takes the move, score and line of a completed iteration into `outcome`,

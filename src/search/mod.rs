@@ -4,6 +4,7 @@
 
 mod alphabeta;
 mod bench;
+mod book;
 mod engine;
 mod eval;
 mod go;
@@ -22,6 +23,10 @@ mod timeman;
 mod tt;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchLine};
+pub use book::{
+    Book, BookError, BookKey, BookLine, BookMove, book_key, builtin_text, parse_book, parse_line,
+    verify_book,
+};
 pub use engine::{
     Engine, EngineOptions, Evaluation, HASH_MB, LEVEL, MOVE_OVERHEAD_MS, OptionRange, SEED,
     THREADS, hash_range,

@@ -42,8 +42,29 @@ const SPIN_OPTIONS: [SpinOption; 5] = [
     },
 ];
 
+/// One on/off option: its protocol name, default, and where it lives.
+struct CheckOption {
+    name: &'static str,
+    default: bool,
+    set: fn(&mut EngineOptions, bool),
+}
+
+const CHECK_OPTIONS: [CheckOption; 1] = [CheckOption {
+    name: "OwnBook",
+    default: true,
+    set: |options, value| options.own_book = value,
+}];
+
 /// The `option` lines of the reply to `ugi`.
 pub(super) fn declarations() -> Vec<Message> {
+    let checks = CHECK_OPTIONS.iter().map(|option| {
+        Message::DeclareOption(OptionDecl {
+            name: option.name.to_string(),
+            kind: OptionKind::Check {
+                default: option.default,
+            },
+        })
+    });
     SPIN_OPTIONS
         .iter()
         .map(|option| {
@@ -59,6 +80,7 @@ pub(super) fn declarations() -> Vec<Message> {
                 },
             })
         })
+        .chain(checks)
         .collect()
 }
 
@@ -79,8 +101,33 @@ pub(super) fn apply(
     name: &str,
     value: Option<&str>,
 ) -> Result<EngineOptions, String> {
+    if let Some(option) = CHECK_OPTIONS.iter().find(|o| same_name(o.name, name)) {
+        let on = match value.map(str::to_ascii_lowercase).as_deref() {
+            Some("true") => true,
+            Some("false") => false,
+            Some(other) => {
+                return Err(format!(
+                    "setoption: bad {} value '{other}': expected true or false",
+                    option.name
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "setoption: {} needs 'value true' or 'value false'",
+                    option.name
+                ));
+            }
+        };
+        let mut changed = *options;
+        (option.set)(&mut changed, on);
+        return Ok(changed);
+    }
     let Some(option) = SPIN_OPTIONS.iter().find(|o| same_name(o.name, name)) else {
-        let known: Vec<&str> = SPIN_OPTIONS.iter().map(|o| o.name).collect();
+        let known: Vec<&str> = SPIN_OPTIONS
+            .iter()
+            .map(|o| o.name)
+            .chain(CHECK_OPTIONS.iter().map(|o| o.name))
+            .collect();
         return Err(format!(
             "setoption: unknown option '{name}': expected one of {}",
             known.join(", ")
@@ -126,6 +173,8 @@ mod tests {
         assert_eq!(apply(&defaults, "HASH", Some("1")).unwrap().hash_mb, 1);
         assert_eq!(apply(&defaults, "level", Some("3")).unwrap().level, 3);
         assert_eq!(apply(&defaults, "Threads", Some("2")).unwrap().threads, 2);
+        assert!(!apply(&defaults, "ownbook", Some("FALSE")).unwrap().own_book);
+        assert!(apply(&defaults, "Own Book", Some("true")).unwrap().own_book);
     }
 
     #[test]
@@ -147,6 +196,11 @@ mod tests {
                 .contains("out of range: expected a whole number from 1 to 10")
         );
         assert!(error("Level", Some("99999999999999999999")).contains("bad Level value"));
+        assert!(
+            error("OwnBook", Some("yes"))
+                .contains("bad OwnBook value 'yes': expected true or false")
+        );
+        assert!(error("OwnBook", None).contains("needs 'value true' or 'value false'"));
     }
 
     #[test]
@@ -161,7 +215,8 @@ mod tests {
                 hash_range().max
             )
         );
-        assert_eq!(lines.len(), 5);
+        assert_eq!(lines.len(), 6);
+        assert_eq!(lines[5], "option name OwnBook type check default true");
         assert!(lines[3].starts_with("option name MoveOverhead type spin"));
         assert_eq!(
             lines[4],

@@ -1,0 +1,227 @@
+//! `slimetrail book`: writes an opening book of the positions whose proofs are too
+//! long for a move's time, or proves every move of a book.
+//!
+//! Generation walks every position reachable within `--plies` plies of the start
+//! squares (transpositions and mirror images once). Each is proven from an empty
+//! table within `--hard-nodes` nodes, the work a search of a short move time can be
+//! sure to do; a position that needs more and is won goes into the book, with the
+//! winning move and game length of an unlimited proof.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::board::{Position, Size};
+use crate::search::{
+    BookLine, Engine, EngineOptions, Limits, Verdict, book_key, builtin_text, parse_book,
+};
+
+/// Arguments of `slimetrail book`.
+#[derive(Args, Debug)]
+pub struct BookArgs {
+    /// Board size as WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "7x7")]
+    pub size: Size,
+    /// Start squares to walk from, comma-separated (default: the default start and
+    /// the square one up and right of it, d4 and e5 on 7x7).
+    #[arg(long, value_name = "SQ,SQ", value_delimiter = ',')]
+    pub starts: Vec<String>,
+    /// Plies to walk from each start.
+    #[arg(long, default_value_t = 6)]
+    pub plies: u32,
+    /// Proof nodes, from an empty table, above which a won position goes into the book.
+    #[arg(long, value_name = "N", default_value_t = 50_000)]
+    pub hard_nodes: u64,
+    /// Write the book to FILE (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// Instead of writing a book, prove every move of the book in FILE (`builtin`:
+    /// the book built into this binary) and report the first that does not win.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "starts", "plies", "hard_nodes"])]
+    pub verify: Option<String>,
+}
+
+/// Runs `slimetrail book`.
+pub fn run(args: &BookArgs) -> Result<(), String> {
+    if let Some(path) = &args.verify {
+        return verify(path, args.size);
+    }
+    let starts = start_positions(args)?;
+    let started = Instant::now();
+    let lines = generate(&starts, args.plies, args.hard_nodes, &mut |report| {
+        eprintln!("{report}");
+    });
+    let mut text = format!(
+        "# Slimetrail opening book, {}: won positions within {} plies of {} whose proof \
+         needs more than {} nodes from an empty table.\n# Written by `slimetrail book \
+         --size {} --starts {} --plies {} --hard-nodes {}` (scripts/make-book.sh).\n\
+         # POSITION<TAB>WINNING MOVE<TAB>PLIES TO THE END AT MOST\n",
+        args.size,
+        args.plies,
+        start_names(&starts),
+        args.hard_nodes,
+        args.size,
+        start_names(&starts),
+        args.plies,
+        args.hard_nodes
+    );
+    for line in &lines {
+        text.push_str(&format!("{line}\n"));
+    }
+    match &args.out {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| format!("--out {path}: cannot write the book: {e}"))?,
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write the book to standard output: {e}"))?,
+    }
+    eprintln!(
+        "{} entries in {:.1} s",
+        lines.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn start_names(starts: &[Position]) -> String {
+    starts
+        .iter()
+        .map(|p| p.name(p.snail()))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn start_positions(args: &BookArgs) -> Result<Vec<Position>, String> {
+    let size = args.size;
+    let names: Vec<String> = if args.starts.is_empty() {
+        let up_right = size
+            .square(size.width() / 2 + 1, size.height() / 2 + 1)
+            .unwrap_or(size.default_start());
+        vec![
+            size.name(size.default_start()).to_string(),
+            size.name(up_right).to_string(),
+        ]
+    } else {
+        args.starts.clone()
+    };
+    names
+        .iter()
+        .map(|name| {
+            Position::start_named(size, name.trim()).map_err(|e| format!("--starts {name}: {e}"))
+        })
+        .collect()
+}
+
+/// The book of `starts` within `plies` plies: won positions whose proof from an
+/// empty table needs more than `hard_nodes` nodes, in the order met. `progress`
+/// gets a line per ply.
+pub fn generate(
+    starts: &[Position],
+    plies: u32,
+    hard_nodes: u64,
+    progress: &mut dyn FnMut(String),
+) -> Vec<BookLine> {
+    let stop = AtomicBool::new(false);
+    let mut trial = Engine::new(EngineOptions::default());
+    let mut truth = Engine::new(EngineOptions::default());
+    let mut seen = HashSet::new();
+    let mut frontier: Vec<Position> = Vec::new();
+    for start in starts {
+        if seen.insert(book_key(start).0) {
+            frontier.push(*start);
+        }
+    }
+    let mut book = Vec::new();
+    for ply in 0..=plies {
+        let ply_started = Instant::now();
+        let (mut hard, mut hard_wins) = (0, 0);
+        let mut next = Vec::new();
+        let mut buckets: HashMap<&str, usize> = HashMap::new();
+        for position in &frontier {
+            trial.new_game();
+            let out = trial.prove(position, &Limits::nodes(hard_nodes), &stop, &mut |_| {});
+            let nodes = out.proof_nodes;
+            let bucket = match nodes {
+                n if n < 1_000 => "<1k",
+                n if n < 10_000 => "<10k",
+                n if out.verdict.is_some() && n < hard_nodes => "<limit",
+                _ => "hard",
+            };
+            *buckets.entry(bucket).or_default() += 1;
+            if out.verdict.is_none() {
+                hard += 1;
+                let full = truth.prove(position, &Limits::default(), &stop, &mut |_| {});
+                if let (Some(Verdict::Win), Some(square)) = (full.verdict, full.best_move) {
+                    hard_wins += 1;
+                    let plies = full.length.unwrap_or(position.open().len() + 2) as u16;
+                    book.push(BookLine {
+                        position: *position,
+                        square,
+                        plies,
+                    });
+                }
+            }
+            if ply == plies {
+                continue;
+            }
+            for square in position.moves() {
+                let child = position.after(square);
+                if !child.outcome().is_over() && seen.insert(book_key(&child).0) {
+                    next.push(child);
+                }
+            }
+        }
+        let mut counts: Vec<String> = ["<1k", "<10k", "<limit", "hard"]
+            .iter()
+            .map(|b| format!("{b} {}", buckets.get(b).copied().unwrap_or(0)))
+            .collect();
+        counts.push(format!("won and hard {hard_wins} of {hard}"));
+        progress(format!(
+            "ply {ply}: {} positions ({}), {:.1} s",
+            frontier.len(),
+            counts.join(", "),
+            ply_started.elapsed().as_secs_f64()
+        ));
+        frontier = next;
+    }
+    book
+}
+
+/// Proves every move of the book at `path` (`builtin` for the built-in one).
+fn verify(path: &str, size: Size) -> Result<(), String> {
+    let text = if path == "builtin" {
+        builtin_text(size)
+            .ok_or_else(|| format!("--verify builtin: no book is built in for {size}"))?
+            .to_string()
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("--verify {path}: {e}"))?
+    };
+    let lines = parse_book(&text).map_err(|e| format!("--verify {path}: {e}"))?;
+    let started = Instant::now();
+    let failures = crate::search::verify_book(&lines, &mut |done, total| {
+        if done % 100 == 0 {
+            eprintln!("{done} of {total} proven");
+        }
+    });
+    for failure in &failures {
+        eprintln!("not a win: {failure}");
+    }
+    println!(
+        "{} entries, {} not proven to win, {:.1} s",
+        lines.len(),
+        failures.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "--verify {path}: {} of {} moves are not proven to win",
+            failures.len(),
+            lines.len()
+        ))
+    }
+}

@@ -1,0 +1,134 @@
+//! The built-in 7×7 book: timed searches play its proven wins at once, and no other
+//! search uses it.
+
+use crate::common;
+
+use std::sync::atomic::AtomicBool;
+
+use common::Engine as Driver;
+use slimetrail::board::Position;
+use slimetrail::search::{Engine, EngineOptions, Limits, Verdict};
+
+/// Won positions in which `go movetime 100` played a losing move before the book:
+/// the first from a match against Rastros_Engine, the others the misses of
+/// `scripts/bench-missrate.sh 3000 100 1` on the build before it.
+const MISSED: [&str; 14] = [
+    "7/3sx2/4x2/7/7/7/7 1",
+    "7/7/7/3x3/2x4/2s4/7 1",
+    "7/7/4x2/3x3/2s4/7/7 1",
+    "7/3s3/4x2/7/7/7/7 2",
+    "7/7/7/3x3/3sx2/7/7 1",
+    "7/7/7/3x3/3xs2/7/7 1",
+    "7/7/7/3x3/4xs1/7/7 1",
+    "7/7/7/3xs2/3xx2/7/7 2",
+    "7/7/7/3x3/3x3/2s4/7 1",
+    "7/7/4x2/5s1/7/7/7 2",
+    "7/7/3xx2/2s1x2/7/7/7 2",
+    "7/7/2x4/2sx3/7/7/7 1",
+    "7/7/4x2/5x1/5x1/4s2/7 2",
+    "7/7/7/3s3/7/7/7 1",
+];
+
+/// The lines of `go LIMITS` on `fen`, after the given `setoption` lines.
+fn go(fen: &str, limits: &str, options: &[&str]) -> Vec<String> {
+    let mut engine = Driver::start();
+    for option in options {
+        engine.send(&format!("setoption name {option}"));
+    }
+    engine.send("uginewgame");
+    engine.send(&format!("position fen {fen}"));
+    engine.send(&format!("go {limits}"));
+    if limits == "infinite" {
+        engine.send("stop");
+    }
+    engine.until(|line| line.starts_with("bestmove"))
+}
+
+fn played(lines: &[String]) -> String {
+    let last = lines.last().map_or("", String::as_str);
+    last.trim_start_matches("bestmove ").to_string()
+}
+
+/// Whether `square` wins in `fen`: the opponent is proven lost after it.
+fn wins(fen: &str, square: &str) -> bool {
+    let position: Position = fen.parse().expect("a valid position string");
+    let Ok(mv) = position.parse_move(square) else {
+        return false;
+    };
+    let after = position.after(mv);
+    if after.outcome().is_over() {
+        return after.outcome().winner() == Some(position.side_to_move());
+    }
+    let mut engine = Engine::new(EngineOptions::default());
+    let out = engine.prove(
+        &after,
+        &Limits::default(),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    out.verdict == Some(Verdict::Loss)
+}
+
+#[test]
+fn positions_once_missed_at_a_short_movetime_are_won() {
+    for fen in MISSED {
+        let lines = go(fen, "movetime 100", &[]);
+        let square = played(&lines);
+        assert!(
+            wins(fen, &square),
+            "{fen}: go movetime 100 played {square}, which does not win:\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+#[test]
+fn a_book_move_is_reported_as_a_proven_win_without_nodes() {
+    let lines = go("7/3sx2/4x2/7/7/7/7 1", "movetime 1000", &[]);
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    assert!(
+        info.starts_with("info depth 1 seldepth 1 score mate "),
+        "{info}"
+    );
+    assert!(info.contains(" lowerbound nodes 0 "), "{info}");
+    assert!(info.ends_with(" pv d5"), "{info}");
+    assert_eq!(played(&lines), "d5");
+    // A clock is a timed search too.
+    let lines = go("7/3sx2/4x2/7/7/7/7 1", "p1time 5000 p2time 5000", &[]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" nodes 0 ") && l.ends_with(" pv d5"))
+    );
+}
+
+#[test]
+fn searches_limited_otherwise_and_searches_without_the_book_search() {
+    let fen = "7/3sx2/4x2/7/7/7/7 1";
+    let searched = |lines: &[String]| {
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth") && !l.contains(" nodes 0 "))
+    };
+    for limits in ["depth 3", "nodes 5000", "infinite", "movetime 1000 depth 4"] {
+        let lines = go(fen, limits, &[]);
+        assert!(
+            searched(&lines),
+            "go {limits} used the book:\n{}",
+            lines.join("\n")
+        );
+    }
+    let lines = go(fen, "movetime 50", &["OwnBook value false"]);
+    assert!(searched(&lines), "OwnBook false:\n{}", lines.join("\n"));
+    let lines = go(fen, "movetime 50", &["Level value 5"]);
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains(" nodes 0 ") && l.contains("mate")),
+        "a weaker level used the book:\n{}",
+        lines.join("\n")
+    );
+}
