@@ -123,9 +123,9 @@ impl Lines {
             ));
         }
         let start = (raw as usize).next_multiple_of(HUGE_PAGE);
-        // SAFETY: `start..start + bytes` lies inside the mapping just made, since
-        // the mapping is a huge page longer than `bytes`.
         let advised = if huge_pages {
+            // SAFETY: `start..start + bytes` lies inside the mapping just made, since
+            // the mapping is a huge page longer than `bytes`.
             unsafe { libc::madvise(start as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE) }
         } else {
             0
