@@ -5,6 +5,7 @@
 mod alphabeta;
 mod bench;
 mod book;
+mod busy;
 mod engine;
 mod eval;
 mod go;

@@ -1,7 +1,8 @@
 //! Several proof searches at once, sharing one transposition table.
 //!
 //! Every thread proves the same root. Helpers break ties in move ordering in their
-//! own way, so they tend to work on different subtrees first; whatever any thread
+//! own way, and leave children another thread is searching for last, so they tend
+//! to work on different subtrees; whatever any thread
 //! proves goes into the shared table, where the others find it. The first thread
 //! to finish halts the rest.
 
@@ -9,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::{Position, Square, Word};
 
+use super::busy::Busy;
 use super::prover::{Budget, Prover, ProverStats};
 use super::reduced::Proof;
 use super::tt::Table;
@@ -37,6 +39,8 @@ pub fn prove_within<W: Word>(
     let geo = position.geometry();
     let threads = threads.max(1);
     let done = AtomicBool::new(false);
+    let busy = Busy::new();
+    let busy = &busy;
     let share = (budget.nodes / threads as u64).max(1);
     let budget = || {
         Budget {
@@ -50,7 +54,9 @@ pub fn prove_within<W: Word>(
             .map(|k| {
                 let (done, position, budget) = (&done, *position, budget());
                 scope.spawn(move || {
-                    let mut prover = Prover::new(geo, table, budget).with_jitter(k as u32);
+                    let mut prover = Prover::new(geo, table, budget)
+                        .with_jitter(k as u32)
+                        .with_busy(busy);
                     let result = prover.prove(&position);
                     if result.is_some() {
                         done.store(true, Ordering::Relaxed);
@@ -60,6 +66,9 @@ pub fn prove_within<W: Word>(
             })
             .collect();
         let mut prover = Prover::new(geo, table, budget());
+        if threads > 1 {
+            prover = prover.with_busy(busy);
+        }
         if let Some(progress) = progress {
             prover = prover.with_progress(progress);
         }

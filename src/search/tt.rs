@@ -68,7 +68,7 @@ impl<W: Word> Key<W> {
     /// Multiplicative hashing: the high bits, which pick the line, mix every bit of
     /// the key.
     #[inline(always)]
-    fn hash(self) -> u64 {
+    pub(super) fn hash(self) -> u64 {
         let wide = self.region.0.to_u128();
         let mut h = (wide as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ self.extra().wrapping_mul(0xD6E8_FEB8_6659_FD93);
