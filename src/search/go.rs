@@ -166,14 +166,7 @@ impl Engine {
                 .hard
                 .map(|hard| slice_start + hard.saturating_duration_since(slice_start) / 2);
             let mut prover = Prover::new(geo, &self.table, budget);
-            // The first slice proves as `solve` does; if that is not enough, the
-            // root moves are proven in turn, so that a win that is quicker to
-            // prove than the refutation of the move ordered first is found.
-            let result = if slice == FIRST_PROOF_SLICE {
-                prover.prove(pos)
-            } else {
-                prover.prove_by_moves(pos, outcome.best_move)
-            };
+            let result = prover.prove(pos);
             nodes += prover.stats.nodes;
             outcome.info.seldepth = outcome.info.seldepth.max(prover.seldepth);
             if let Some(proven) = result {

@@ -114,9 +114,6 @@ struct Child<W: Word> {
 /// A child's order key when it is known to lose for us, or is a mirror image.
 const SKIP: u32 = u32::MAX;
 
-/// The first round's node share per root move in [`Prover::prove_by_moves`].
-const ROOT_SHARE: u64 = 4_000;
-
 /// The boolean proof search over positions stored in words `W`.
 pub struct Prover<'a, W: Word> {
     geometry: &'static Geometry<W>,
@@ -187,81 +184,6 @@ impl<'a, W: Word> Prover<'a, W> {
         let root = Node::root(self.geometry, position);
         let (proof, best) = self.node(root, false, 0)?;
         let best = best.or_else(|| self.sealed_best(position, root.region, proof));
-        Some((proof, best))
-    }
-
-    /// Proves `position` one root move at a time: in rounds, each unproven move gets
-    /// a node share that grows fourfold from round to round, `first` (such as the
-    /// scored search's choice) before the others and with four times their share. A win that is quick to prove is
-    /// then found even when another move, tried first, would take long to refute.
-    /// `None` if the budget ran out first.
-    pub fn prove_by_moves(
-        &mut self,
-        position: &Position<W>,
-        first: Option<Square>,
-    ) -> Option<(Proof, Option<Square>)> {
-        self.aborted = false;
-        if position.outcome().is_over() {
-            return None;
-        }
-        let geo = self.geometry;
-        let root = Node::root(geo, position);
-        let safe = match root.open(geo, geo.all()) {
-            Opening::Open(safe) => safe,
-            Opening::Ends(_) => return self.prove(position),
-        };
-        if let Some(entry) = self.table.probe(root.key()) {
-            if let Some(proof) = Proof::from_entry(&entry) {
-                return Some((proof, entry.best));
-            }
-        }
-        let pieces = Pieces::of(geo, root.region, root.connected);
-        let mut open: Vec<Node<W>> = safe.iter().map(|c| root.child(geo, &pieces, c)).collect();
-        if let Some(at) = first.and_then(|f| open.iter().position(|n| n.snail == f)) {
-            open[..=at].rotate_right(1);
-        }
-        let overall = self.budget;
-        let nodes_before = self.stats.nodes;
-        // The move that makes the game last longest, should every move lose.
-        let mut slowest: Option<(u16, Square)> = None;
-        let mut share = ROOT_SHARE;
-        while !open.is_empty() {
-            let mut i = 0;
-            while i < open.len() {
-                let child = open[i];
-                // The move ordered first gets four times the share of the others.
-                let mine = if i == 0 {
-                    share.saturating_mul(4)
-                } else {
-                    share
-                };
-                self.budget.nodes = overall.nodes.min(self.stats.nodes.saturating_add(mine));
-                let result = self.node(child, false, 1);
-                self.budget = overall;
-                match result {
-                    Some((Proof::Loss(n), _)) => {
-                        let proof = Proof::Win(n + 1);
-                        self.store(root.key(), proof, Some(child.snail), nodes_before);
-                        return Some((proof, Some(child.snail)));
-                    }
-                    Some((Proof::Win(n), _)) => {
-                        if slowest.is_none_or(|(m, _)| n + 1 > m) {
-                            slowest = Some((n + 1, child.snail));
-                        }
-                        open.remove(i);
-                    }
-                    None if self.budget.exhausted(self.stats.nodes) => return None,
-                    None => {
-                        self.aborted = false;
-                        i += 1;
-                    }
-                }
-            }
-            share = share.saturating_mul(4);
-        }
-        let (plies, best) = slowest.map_or((0, None), |(n, s)| (n, Some(s)));
-        let proof = Proof::Loss(plies);
-        self.store(root.key(), proof, None, nodes_before);
         Some((proof, best))
     }
 
@@ -576,7 +498,3 @@ fn has_fast_bit_instructions() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     false
 }
-
-#[cfg(test)]
-#[path = "prover_tests.rs"]
-mod tests;
