@@ -213,7 +213,9 @@ impl Engine {
     }
 
     /// Makes the table ready for positions of `size`: keys leave the board size
-    /// out, so entries of another size are cleared away; after `new_game`, all are.
+    /// out, so entries of another size are put out of use; after `new_game`, all
+    /// are. A table of the right size is not written for that: a new epoch hides
+    /// its entries, and its memory stays mapped for the next game.
     pub(super) fn prepare_table(&mut self, size: Size) {
         if self.table_size != Some(size) || self.table_stale {
             let megabytes = table_megabytes(self.options.hash_mb, size);
@@ -226,7 +228,7 @@ impl Engine {
             };
             match fresh {
                 Some(table) => self.table = table,
-                None => self.table.clear(),
+                None => self.table.new_game(),
             }
             self.table_size = Some(size);
             self.table_stale = false;

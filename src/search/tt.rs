@@ -21,12 +21,19 @@
 //! | 34–41 | draft: search depth in plies; 255 for proven results |
 //! | 42–47 | generation of the search that wrote it |
 //! | 48–53 | work: log2 of the nodes searched below it |
+//! | 54–63 | epoch: the game that wrote it; entries of other games count as empty |
 //!
 //! A line holds four entries of 16 bytes for 64-bit boards, or two of 24 bytes for
 //! larger ones. Each key word is stored XOR-ed with a hash of the data word, so an
 //! entry torn by two threads writing at once fails verification instead of
 //! returning a wrong result. Replacement keeps the entry with the most work behind
 //! it, preferring to evict entries of earlier searches.
+//!
+//! A new game does not write the table: it starts a new epoch, and entries of
+//! earlier epochs read as empty and are replaced first, exactly as if the table
+//! had been cleared. So the memory stays mapped from game to game, and no search
+//! after the first pays the system for zeroed pages again. Every 1024th game, when
+//! the epoch wraps, the table is really cleared.
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -98,7 +105,12 @@ pub struct Entry {
 pub struct Table {
     lines: Lines,
     generation: u8,
+    /// The epoch entries of this game carry (10 bits).
+    epoch: u64,
 }
+
+/// The largest epoch; the next wraps to 0 with a real clear.
+const EPOCHS: u64 = 1023;
 
 #[inline(always)]
 fn mix(data: u64) -> u64 {
@@ -136,6 +148,7 @@ impl Table {
                     return Table {
                         lines,
                         generation: 0,
+                        epoch: 0,
                     };
                 }
             }
@@ -152,6 +165,7 @@ impl Table {
         Ok(Table {
             lines: Lines::try_zeroed_with(bytes / std::mem::size_of::<Line>(), huge_pages)?,
             generation: 0,
+            epoch: 0,
         })
     }
 
@@ -165,6 +179,23 @@ impl Table {
     pub fn clear(&mut self) {
         self.lines.reset();
         self.generation = 0;
+        self.epoch = 0;
+    }
+
+    /// Empties the table for a new game without writing it: entries of earlier
+    /// games read as empty from now on (see the module documentation).
+    pub fn new_game(&mut self) {
+        self.epoch = (self.epoch + 1) & EPOCHS;
+        self.generation = 0;
+        if self.epoch == 0 {
+            self.clear();
+        }
+    }
+
+    /// Whether `data` is an entry of this game.
+    #[inline(always)]
+    fn live(&self, data: u64) -> bool {
+        (data >> 32) & 3 != 0 && data >> 54 == self.epoch
     }
 
     /// Writes every line once, so that the system supplies all the table's memory
@@ -213,7 +244,7 @@ impl Table {
         let (lo, hi) = (wide as u64, (wide >> 64) as u64);
         for slot in (0..8 / stride).map(|i| i * stride) {
             let data = line[slot + stride - 1].load(Relaxed);
-            if data & 0xFF != key.extra() || (data >> 32) & 3 == 0 {
+            if data & 0xFF != key.extra() || !self.live(data) {
                 continue;
             }
             let m = mix(data);
@@ -239,7 +270,7 @@ impl Table {
         let mut victim_value = i32::MAX;
         for slot in (0..8 / stride).map(|i| i * stride) {
             let data = line[slot + stride - 1].load(Relaxed);
-            if (data >> 32) & 3 == 0 {
+            if !self.live(data) {
                 victim = slot;
                 break;
             }
@@ -263,7 +294,7 @@ impl Table {
                 victim = slot;
             }
         }
-        let data = encode(key.extra(), entry, self.generation);
+        let data = encode(key.extra(), entry, self.generation) | self.epoch << 54;
         let m = mix(data);
         line[victim + stride - 1].store(data, Relaxed);
         line[victim].store(lo ^ m, Relaxed);
@@ -281,7 +312,7 @@ impl Table {
         for line in &self.lines[..sample] {
             for slot in (0..8 / stride).map(|i| i * stride) {
                 let data = line.0[slot + stride - 1].load(Relaxed);
-                if (data >> 32) & 3 != 0 && (data >> 42) as u8 & 63 == self.generation {
+                if self.live(data) && (data >> 42) as u8 & 63 == self.generation {
                     used += 1;
                 }
             }
@@ -387,6 +418,25 @@ mod tests {
     fn a_size_that_cannot_be_had_is_an_error_or_a_smaller_table() {
         assert!(Table::try_new_with(usize::MAX >> 8, false).is_err());
         assert!(Table::new(usize::MAX >> 8).megabytes() >= 1);
+    }
+
+    #[test]
+    fn a_new_game_hides_the_entries_of_earlier_games() {
+        let mut table = Table::new(1);
+        let k = key::<u64>(99, 5, Side::One);
+        table.store(k, entry(7, 1));
+        table.new_game();
+        assert_eq!(table.probe(k), None);
+        assert_eq!(table.hashfull::<u64>(), 0);
+        // A stale entry is replaced first, like an empty one.
+        table.store(k, entry(8, 0));
+        assert_eq!(table.probe(k).map(|e| e.score), Some(8));
+        // Wrapping the epoch clears the table for real.
+        for _ in 0..EPOCHS {
+            table.new_game();
+        }
+        assert_eq!(table.epoch, 0);
+        assert_eq!(table.probe(k), None);
     }
 
     #[test]
