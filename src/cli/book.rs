@@ -39,7 +39,7 @@ pub struct BookArgs {
     #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
     /// Instead of writing a book, prove every move of the book in FILE (`builtin`:
-    /// the book built into this binary) and report the first that does not win.
+    /// the book built into this binary) and name every move that does not win.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "starts", "plies", "hard_nodes"])]
     pub verify: Option<String>,
 }
@@ -197,7 +197,9 @@ fn verify(path: &str, size: Size) -> Result<(), String> {
             .ok_or_else(|| format!("--verify builtin: no book is built in for {size}"))?
             .to_string()
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("--verify {path}: {e}"))?
+        std::fs::read_to_string(path).map_err(|e| {
+            format!("--verify {path}: cannot read it ({e}): expected a book file or 'builtin'")
+        })?
     };
     let lines = parse_book(&text).map_err(|e| format!("--verify {path}: {e}"))?;
     let started = Instant::now();
