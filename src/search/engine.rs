@@ -267,10 +267,7 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SolveOutcome {
-        match position.convert::<u64>() {
-            Some(narrow) => self.solve_in(&narrow, limits, stop, report, true),
-            None => self.solve_in(position, limits, stop, report, true),
-        }
+        self.solve_in_words(position, limits, stop, report, true)
     }
 
     /// Proves the value of `position` within `limits`, as [`Engine::solve`] does,
@@ -283,9 +280,24 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SolveOutcome {
+        self.solve_in_words(position, limits, stop, report, false)
+    }
+}
+
+impl Engine {
+    /// [`Engine::solve`] (`follow`) or [`Engine::prove`] on the narrowest word
+    /// the position fits in.
+    fn solve_in_words(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+        follow: bool,
+    ) -> SolveOutcome {
         match position.convert::<u64>() {
-            Some(narrow) => self.solve_in(&narrow, limits, stop, report, false),
-            None => self.solve_in(position, limits, stop, report, false),
+            Some(narrow) => self.solve_in(&narrow, limits, stop, report, follow),
+            None => self.solve_in(position, limits, stop, report, follow),
         }
     }
 }
