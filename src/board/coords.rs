@@ -217,6 +217,16 @@ impl Size {
         Square::from_index((self.height() / 2 * self.width() + self.width() / 2) as u8)
     }
 
+    /// The two starts that benchmarks and the opening book cover: the default start
+    /// and the square one up and right of it (d4 and e5, the Portuguese custom, on
+    /// 7×7), or the default twice where that square is off the board.
+    pub fn usual_starts(self) -> [Square; 2] {
+        let up_right = self
+            .square(self.width() / 2 + 1, self.height() / 2 + 1)
+            .unwrap_or(self.default_start());
+        [self.default_start(), up_right]
+    }
+
     /// The goal corner owned by `player`: a1 for player 1, the top-right corner for player 2.
     #[inline(always)]
     pub const fn goal(self, player: Side) -> Square {

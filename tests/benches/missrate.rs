@@ -238,11 +238,7 @@ fn main() -> std::process::ExitCode {
                     .unwrap_or_else(|e| panic!("MISSRATE_STARTS: {name:?}: {e}"))
             })
             .collect(),
-        Err(_) => vec![
-            size.default_start(),
-            size.square(size.width() / 2 + 1, size.height() / 2 + 1)
-                .unwrap_or(size.default_start()),
-        ],
+        Err(_) => size.usual_starts().to_vec(),
     };
     let starts: Vec<Square> = starts
         .into_iter()
