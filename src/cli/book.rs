@@ -7,7 +7,7 @@
 //! sure to do; a position that needs more and is won goes into the book, with the
 //! winning move and game length of an unlimited proof.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -16,7 +16,7 @@ use clap::Args;
 
 use crate::board::{Position, Size};
 use crate::search::{
-    BookLine, Engine, EngineOptions, Limits, Verdict, book_key, builtin_text, parse_book,
+    BookLine, Engine, EngineOptions, Limits, Score, Verdict, book_key, builtin_text, parse_book,
 };
 
 /// Arguments of `slimetrail book`.
@@ -97,13 +97,10 @@ fn start_names(starts: &[Position]) -> String {
 fn start_positions(args: &BookArgs) -> Result<Vec<Position>, String> {
     let size = args.size;
     let names: Vec<String> = if args.starts.is_empty() {
-        let up_right = size
-            .square(size.width() / 2 + 1, size.height() / 2 + 1)
-            .unwrap_or(size.default_start());
-        vec![
-            size.name(size.default_start()).to_string(),
-            size.name(up_right).to_string(),
-        ]
+        size.usual_starts()
+            .iter()
+            .map(|&s| size.name(s).to_string())
+            .collect()
     } else {
         args.starts.clone()
     };
@@ -137,30 +134,40 @@ pub fn generate(
     let mut book = Vec::new();
     for ply in 0..=plies {
         let ply_started = Instant::now();
-        let (mut hard, mut hard_wins) = (0, 0);
+        let mut hard_wins = 0;
         let mut next = Vec::new();
-        let mut buckets: HashMap<&str, usize> = HashMap::new();
+        // Positions proven within 1,000 nodes, 10,000, the limit, and not within it.
+        let mut counts = [0usize; 4];
         for position in &frontier {
             trial.new_game();
             let out = trial.prove(position, &Limits::nodes(hard_nodes), &stop, &mut |_| {});
-            let nodes = out.proof_nodes;
-            let bucket = match nodes {
-                n if n < 1_000 => "<1k",
-                n if n < 10_000 => "<10k",
-                n if out.verdict.is_some() && n < hard_nodes => "<limit",
-                _ => "hard",
+            let bucket = match (out.verdict, out.proof_nodes) {
+                (None, _) => 3,
+                (Some(_), n) if n < 1_000 => 0,
+                (Some(_), n) if n < 10_000 => 1,
+                (Some(_), _) => 2,
             };
-            *buckets.entry(bucket).or_default() += 1;
+            counts[bucket] += 1;
             if out.verdict.is_none() {
-                hard += 1;
-                let full = truth.prove(position, &Limits::default(), &stop, &mut |_| {});
-                if let (Some(Verdict::Win), Some(square)) = (full.verdict, full.best_move) {
+                // The full solve, for the winning move and the game's length: exact
+                // where its search to the end fits, otherwise the proof's bound.
+                // From an empty table, so that each entry is what `solve` says of
+                // the position alone.
+                truth.new_game();
+                let full = truth.solve(position, &Limits::default(), &stop, &mut |_| {});
+                let bound = match full.info.score {
+                    Some(Score::Mate(n)) if n > 0 => Some(n as u32),
+                    _ => None,
+                };
+                let won = full.verdict == Some(Verdict::Win);
+                if let (true, Some(square), Some(plies)) =
+                    (won, full.best_move, full.length.or(bound))
+                {
                     hard_wins += 1;
-                    let plies = full.length.unwrap_or(position.open().len() + 2) as u16;
                     book.push(BookLine {
                         position: *position,
                         square,
-                        plies,
+                        plies: plies as u16,
                     });
                 }
             }
@@ -174,11 +181,13 @@ pub fn generate(
                 }
             }
         }
+        let counts_hard = counts[3];
         let mut counts: Vec<String> = ["<1k", "<10k", "<limit", "hard"]
             .iter()
-            .map(|b| format!("{b} {}", buckets.get(b).copied().unwrap_or(0)))
+            .zip(counts)
+            .map(|(name, count)| format!("{name} {count}"))
             .collect();
-        counts.push(format!("won and hard {hard_wins} of {hard}"));
+        counts.push(format!("won and hard {hard_wins} of {}", counts_hard));
         progress(format!(
             "ply {ply}: {} positions ({}), {:.1} s",
             frontier.len(),

@@ -305,6 +305,25 @@ mod tests {
         assert!(failures.is_empty(), "{failures:#?}");
     }
 
+    /// The book's lengths are those of a full solve, not a bound from the squares
+    /// left (the first book said 50 for the 7x7 start, where `solve` proves 48).
+    #[test]
+    fn the_book_gives_the_start_the_length_solve_proves() {
+        let start = Position::start(Size::DEFAULT);
+        let hit = Book::builtin(Size::DEFAULT)
+            .and_then(|book| book.probe(&start))
+            .expect("the 7x7 start is in the book");
+        let mut engine = super::super::Engine::new(super::super::EngineOptions::default());
+        let stop = AtomicBool::new(false);
+        let solved = engine.solve(&start, &super::super::Limits::default(), &stop, &mut |_| {});
+        let bound = match solved.info.score {
+            Some(super::super::Score::Mate(n)) if n > 0 => Some(n as u32),
+            _ => None,
+        };
+        let length = solved.length.or(bound).expect("solve proves the start won");
+        assert_eq!(u32::from(hit.plies), length);
+    }
+
     #[test]
     fn lookups_find_transpositions_and_mirror_images() {
         let line = parse_line("7/3sx2/4x2/7/7/7/7 1\td5\t13", 1).unwrap();
