@@ -83,6 +83,11 @@ fn options_the_engine_does_not_declare_or_out_of_range_are_refused() {
         err.contains("option.Level=99") && err.contains("from 1 to 10"),
         "{err}"
     );
+    // The engine did start and finish its handshake: the error must not say otherwise.
+    assert!(
+        !err.contains("handshake") && !err.contains("range"),
+        "an option error blamed the start-up: {err}"
+    );
     // In range, the same option is accepted.
     let mut fine = mock_engine(&dir, "fine", &[]);
     fine.push("option.Level=3".to_string());

@@ -20,7 +20,17 @@ pub fn check_options(declared: &[OptionDecl], options: &[(String, String)]) -> R
             ));
         };
         check_value(decl, value).map_err(|expected| {
-            format!("option.{name}={value}: out of the engine's range; expected {expected}")
+            let kind = match decl.kind {
+                OptionKind::Check { .. } => "check",
+                OptionKind::Spin { .. } => "spin",
+                OptionKind::Combo { .. } => "combo",
+                OptionKind::String { .. } => "string",
+                OptionKind::Button => "button",
+            };
+            format!(
+                "option.{name}={value}: the engine's {kind} option {} does not take `{value}`; expected {expected}",
+                decl.name
+            )
         })?;
     }
     Ok(())
@@ -88,5 +98,19 @@ mod tests {
         assert!(high.contains("from 1 to 10"), "{high}");
         let text = check_options(&level(), &words("Level", "high")).unwrap_err();
         assert!(text.contains("an integer"), "{text}");
+    }
+
+    #[test]
+    fn a_check_option_given_another_word_is_named_as_a_check_and_not_a_range() {
+        let book = vec![OptionDecl {
+            name: "OwnBook".to_string(),
+            kind: OptionKind::Check { default: true },
+        }];
+        let err = check_options(&book, &words("ownbook", "maybe")).unwrap_err();
+        assert_eq!(
+            err,
+            "option.ownbook=maybe: the engine's check option OwnBook does not take `maybe`; \
+             expected true or false"
+        );
     }
 }

@@ -312,7 +312,7 @@ fn fault_ending(
     limits: &SearchLimits,
 ) -> (Side, Termination, String) {
     let termination = match fault.kind {
-        FaultKind::Startup => Termination::Startup,
+        FaultKind::Startup | FaultKind::Options => Termination::Startup,
         FaultKind::Crash => Termination::Crash,
         FaultKind::Garbage => Termination::Garbage,
         FaultKind::Hang => Termination::Hang,

@@ -20,6 +20,8 @@ const QUIT_GRACE: Duration = Duration::from_millis(200);
 pub enum FaultKind {
     /// It could not be started, or did not finish its start-up handshake in time.
     Startup,
+    /// It refused an option it was given: not declared, or a value it does not take.
+    Options,
     /// Its process exited or crashed.
     Crash,
     /// It printed a line that is not a protocol message.
@@ -131,6 +133,10 @@ pub fn check_engine(spec: &EngineSpec, log: &EngineLog) -> Result<(), String> {
         Ok(process) => {
             process.quit(QUIT_GRACE);
             Ok(())
+        }
+        // The engine started and declared its options; only the values were wrong.
+        Err(fault) if fault.kind == FaultKind::Options => {
+            Err(format!("--engine name={}: {}", spec.name, fault.detail))
         }
         Err(fault) => {
             let relative = cmd.components().count() == 1 && !cmd.is_absolute();
@@ -261,7 +267,7 @@ impl ProcessPlayer {
             }
         }
         check_options(&declared, &self.options)
-            .map_err(|why| Fault::new(FaultKind::Startup, why))?;
+            .map_err(|why| Fault::new(FaultKind::Options, why))?;
         let options: Vec<Message> = self
             .options
             .iter()
