@@ -1,10 +1,12 @@
 //! Several proof searches at once, sharing one transposition table.
 //!
-//! Every thread proves the same root. Helpers break ties in move ordering in their
-//! own way, and leave children another thread is searching for last, so they tend
-//! to work on different subtrees; whatever any thread
-//! proves goes into the shared table, where the others find it. The first thread
-//! to finish halts the rest.
+//! Every thread proves the same root, in the same move order. A thread leaves a
+//! child another thread is searching for last (the first child excepted), so
+//! threads work on different subtrees; whatever any thread proves goes into the
+//! shared table, where the others find it. The first thread to finish halts the
+//! rest. (Helpers once broke ties in move order their own way; that sent them into
+//! moves that lose where the first move wins: on 7×7 from e5, two threads searched
+//! 2.5 M nodes where one searches 1.36 M.)
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -51,12 +53,10 @@ pub fn prove_within<W: Word>(
     };
     std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
-            .map(|k| {
+            .map(|_| {
                 let (done, position, budget) = (&done, *position, budget());
                 scope.spawn(move || {
-                    let mut prover = Prover::new(geo, table, budget)
-                        .with_jitter(k as u32)
-                        .with_busy(busy);
+                    let mut prover = Prover::new(geo, table, budget).with_busy(busy);
                     let result = prover.prove(&position);
                     if result.is_some() {
                         done.store(true, Ordering::Relaxed);

@@ -136,9 +136,6 @@ pub struct Prover<'a, W: Word> {
     /// Called about once a second with the counters so far.
     progress: Option<&'a mut dyn FnMut(&ProverStats)>,
     last_progress: Instant,
-    /// Nonzero for helper threads: breaks ties in move ordering differently, so
-    /// that threads sharing the table explore different moves first.
-    jitter: u32,
     /// The positions threads sharing the table are searching, if there are several.
     busy: Option<&'a Busy>,
 }
@@ -157,7 +154,6 @@ impl<'a, W: Word> Prover<'a, W> {
             fast_cpu: has_fast_bit_instructions(),
             progress: None,
             last_progress: Instant::now(),
-            jitter: 0,
             busy: None,
         }
     }
@@ -165,12 +161,6 @@ impl<'a, W: Word> Prover<'a, W> {
     /// A prover that shares `busy` with the other threads on its table.
     pub fn with_busy(mut self, busy: &'a Busy) -> Self {
         self.busy = Some(busy);
-        self
-    }
-
-    /// A helper thread's prover: ties in move ordering are broken by `jitter`.
-    pub fn with_jitter(mut self, jitter: u32) -> Self {
-        self.jitter = jitter;
         self
     }
 
@@ -231,19 +221,6 @@ impl<'a, W: Word> Prover<'a, W> {
             }
         }
         fallback.or_else(|| pos.moves().first())
-    }
-
-    /// The least significant part of a move's order: nothing for the main thread,
-    /// a pseudo-random number from 0 to 7 per square for each helper.
-    #[inline(always)]
-    fn tie_break(&self, square: Square) -> u32 {
-        if self.jitter == 0 {
-            return 0;
-        }
-        let h = (u32::from(square.index()) + 1)
-            .wrapping_mul(0x9E37_79B9)
-            .wrapping_add(self.jitter.wrapping_mul(0x85EB_CA6B));
-        (h >> 29) & 7
     }
 
     /// Whether the position is its own mirror image in the a1 diagonal.
@@ -351,8 +328,7 @@ impl<'a, W: Word> Prover<'a, W> {
             }
             children[count] = Child {
                 square: c,
-                order: (replies.len() * 16 + (geo.neighbours(c) & open).len()) * 8
-                    + self.tie_break(c),
+                order: replies.len() * 16 + (geo.neighbours(c) & open).len(),
                 region: Bitboard::EMPTY,
                 connected: false,
             };
