@@ -499,3 +499,27 @@ fn has_fast_bit_instructions() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+
+    #[test]
+    fn wasted_nodes_count_each_node_once_and_late_wins_are_some_wins() {
+        // 7x7 from e5: player 1 wins, and some first tries fail on the way.
+        let pos: Position<u64> = Position::parse("7/7/4s2/7/7/7/7 1").unwrap();
+        let table = Table::new(4);
+        let stop = AtomicBool::new(false);
+        let mut prover = Prover::new(pos.geometry(), &table, Budget::new(&stop, None, u64::MAX));
+        let (proof, _) = prover.prove(&pos).unwrap();
+        assert!(proof.is_win());
+        let s = prover.stats;
+        assert!(s.late_wins > 0 && s.late_wins <= s.searched_wins, "{s:?}");
+        // Failed children nested inside failed children are not counted twice.
+        assert!(
+            s.wasted_nodes > 0 && s.wasted_nodes < s.nodes,
+            "wasted nodes exceed the nodes searched: {s:?}"
+        );
+    }
+}
