@@ -20,15 +20,9 @@ pub fn check_options(declared: &[OptionDecl], options: &[(String, String)]) -> R
             ));
         };
         check_value(decl, value).map_err(|expected| {
-            let kind = match decl.kind {
-                OptionKind::Check { .. } => "check",
-                OptionKind::Spin { .. } => "spin",
-                OptionKind::Combo { .. } => "combo",
-                OptionKind::String { .. } => "string",
-                OptionKind::Button => "button",
-            };
             format!(
-                "option.{name}={value}: the engine's {kind} option {} does not take `{value}`; expected {expected}",
+                "option.{name}={value}: the engine's {} option {} does not take `{value}`; expected {expected}",
+                decl.kind.type_name(),
                 decl.name
             )
         })?;

@@ -319,6 +319,19 @@ pub enum OptionKind {
     Button,
 }
 
+impl OptionKind {
+    /// The type's word on the wire: `check`, `spin`, `combo`, `string` or `button`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            OptionKind::Check { .. } => "check",
+            OptionKind::Spin { .. } => "spin",
+            OptionKind::Combo { .. } => "combo",
+            OptionKind::String { .. } => "string",
+            OptionKind::Button => "button",
+        }
+    }
+}
+
 /// The fields of an `info` line; all optional, printed in this order.
 ///
 /// `string`, when present, is last and holds the rest of the line verbatim after the
@@ -489,11 +502,16 @@ impl fmt::Display for Response {
 
 impl fmt::Display for OptionDecl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "name {} type ", OneLine(&self.name))?;
+        write!(
+            f,
+            "name {} type {}",
+            OneLine(&self.name),
+            self.kind.type_name()
+        )?;
         match &self.kind {
-            OptionKind::Check { default } => write!(f, "check default {default}"),
+            OptionKind::Check { default } => write!(f, " default {default}"),
             OptionKind::Spin { default, min, max } => {
-                write!(f, "spin default {default}")?;
+                write!(f, " default {default}")?;
                 if let Some(min) = min {
                     write!(f, " min {min}")?;
                 }
@@ -503,15 +521,15 @@ impl fmt::Display for OptionDecl {
                 Ok(())
             }
             OptionKind::Combo { default, vars } => {
-                write!(f, "combo default {}", OneLine(default))?;
+                write!(f, " default {}", OneLine(default))?;
                 for var in vars {
                     write!(f, " var {}", OneLine(var))?;
                 }
                 Ok(())
             }
-            OptionKind::String { default } if default.is_empty() => f.write_str("string default"),
-            OptionKind::String { default } => write!(f, "string default {}", OneLine(default)),
-            OptionKind::Button => f.write_str("button"),
+            OptionKind::String { default } if default.is_empty() => f.write_str(" default"),
+            OptionKind::String { default } => write!(f, " default {}", OneLine(default)),
+            OptionKind::Button => Ok(()),
         }
     }
 }
