@@ -397,26 +397,23 @@ impl<'a, W: Word> Prover<'a, W> {
             }
         }
 
+        // Skipped children sort last, so those left to search come first.
         children.sort_unstable_by_key(|c| c.order);
+        let live = children.iter().take_while(|c| c.order != SKIP).count();
+        let children = &children[..live];
         // With other threads on the table, children they are searching wait until
-        // the rest are done (but the first is searched at once, as by them).
+        // the rest are done (but the first is searched at once, as by them): a
+        // second pass over the children searches only those deferred in the first.
         let busy = self.busy.filter(|_| region.len() >= BUSY_REGION);
         // The cutoff check above has just probed every child. On one thread nothing
         // can have stored a child since: a sibling's subtree never holds a sibling's
         // position (a new probe found 6 in 46 M nodes). Threads sharing the table
         // may have, so there each child but the first looks again.
-        let alone = self.busy.is_none();
-        let probed = |i: usize| i == 0 || alone;
+        let shared = self.busy.is_some();
         let mut deferred = 0u32;
-        let live = children.iter().filter(|c| c.order != SKIP).count();
         let mut failed = 0u32;
         let (nodes_at_children, wasted_at_children) = (self.stats.nodes, self.stats.wasted_nodes);
-        for (i, child) in children
-            .iter()
-            .filter(|c| c.order != SKIP)
-            .chain(children.iter().filter(|c| c.order != SKIP))
-            .enumerate()
-        {
+        for (i, child) in children.iter().chain(children).enumerate() {
             let c = child.square;
             let child_node = Node {
                 open: open - Bitboard::from_square(c),
@@ -439,12 +436,12 @@ impl<'a, W: Word> Prover<'a, W> {
                         continue;
                     }
                     busy.enter(child_key);
-                    let result = self.node(child_node, probed(i), ply + 1);
+                    let result = self.node(child_node, i == 0 || !shared, ply + 1);
                     busy.leave(child_key);
                     result
                 }
                 None if second_pass => break,
-                None => self.node(child_node, probed(i), ply + 1),
+                None => self.node(child_node, i == 0 || !shared, ply + 1),
             };
             let (proof, _) = result?;
             match proof {
