@@ -203,6 +203,41 @@ impl<W: Word> Geometry<W> {
         (row | (row << width) | (row >> width)) & self.all
     }
 
+    /// The squares next to at least one, at least two and at least three squares of
+    /// `set`, counting every square a king step away (a square is not next to itself).
+    #[inline(always)]
+    pub fn neighbour_counts(&self, set: Bitboard<W>) -> [Bitboard<W>; 3] {
+        let width = self.size.width() as u32;
+        let east = (set << 1) & self.not_first_file;
+        let west = (set >> 1) & self.not_last_file;
+        let steps = [
+            east,
+            west,
+            set << width,
+            set >> width,
+            east << width,
+            east >> width,
+            west << width,
+            west >> width,
+        ];
+        let mut at_least = [Bitboard::EMPTY; 3];
+        for shifted in steps {
+            at_least[2] |= at_least[1] & shifted;
+            at_least[1] |= at_least[0] & shifted;
+            at_least[0] |= shifted;
+        }
+        at_least.map(|counted| counted & self.all)
+    }
+
+    /// The squares a king step from some square of `set`; a square of `set` is one
+    /// of them only if another square of `set` is next to it.
+    #[inline(always)]
+    pub fn adjacent(&self, set: Bitboard<W>) -> Bitboard<W> {
+        let width = self.size.width() as u32;
+        let row = ((set << 1) & self.not_first_file) | ((set >> 1) & self.not_last_file);
+        (row | (row << width) | (row >> width) | (set << width) | (set >> width)) & self.all
+    }
+
     /// Whether the squares of `set` next to `square` are king-connected among
     /// themselves, so that removing `square` cannot split a region of `set`.
     /// An empty neighbourhood counts as not connected.
@@ -351,6 +386,31 @@ mod tests {
         let mut rng = crate::rng::Rng::new(5);
         for n in 3..=11 {
             let size = Size::new(n, n).unwrap();
+            if size.fits::<u64>() {
+                check::<u64>(size, &mut rng);
+            }
+            check::<u128>(size, &mut rng);
+        }
+    }
+
+    #[test]
+    fn neighbour_counts_and_adjacency_agree_with_counting_square_by_square() {
+        fn check<W: Word>(size: Size, rng: &mut crate::rng::Rng) {
+            let geo = Geometry::<W>::of(size);
+            for _ in 0..200 {
+                let set: Bitboard<W> = geo.all().iter().filter(|_| rng.below(3) == 0).collect();
+                let [one, two, three] = geo.neighbour_counts(set);
+                for s in geo.all() {
+                    let n = (geo.neighbours(s) & set).len();
+                    let at = [one.contains(s), two.contains(s), three.contains(s)];
+                    assert_eq!(at, [n >= 1, n >= 2, n >= 3], "{size} {}", size.name(s));
+                    assert_eq!(geo.adjacent(set).contains(s), n >= 1, "{size}");
+                }
+            }
+        }
+        let mut rng = crate::rng::Rng::new(9);
+        for (w, h) in [(3, 3), (7, 7), (8, 8), (5, 9), (11, 11), (11, 4)] {
+            let size = Size::new(w, h).unwrap();
             if size.fits::<u64>() {
                 check::<u64>(size, &mut rng);
             }

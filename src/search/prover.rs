@@ -25,7 +25,7 @@ use crate::board::{Bitboard, Geometry, Position, Square, Word};
 use super::busy::{BUSY_REGION, Busy};
 use super::matching::Matcher;
 use super::node::{Node, Opening};
-use super::reduced::{Pieces, Proof, loses_in_two, wins_in_three};
+use super::reduced::{Pieces, Proof, Threats, loses_in_two, wins_in_three};
 use super::tt::{Key, Table};
 
 /// When a search must give up: the stop flag, a deadline, a node budget.
@@ -313,18 +313,25 @@ impl<'a, W: Word> Prover<'a, W> {
         }; 8];
         let mut count = 0;
         let mut known_longest = 0u16;
+        // The masks spot both kinds of step for all steps at once; the functions
+        // run only for the steps they decide, for the game's length.
+        let threats = Threats::of(geo, open, side);
         for c in safe {
             let replies = geo.neighbours(c) & (open - opponent_deadly);
             // A step after which some reply leaves us no safe move loses at once:
             // it needs no node of its own.
-            if let Some(plies) = loses_in_two(geo, open, side, c, replies) {
-                self.stats.losing_steps += 1;
-                known_longest = known_longest.max(plies);
-                continue;
+            if threats.step_loses_in_two(replies) {
+                if let Some(plies) = loses_in_two(geo, open, side, c, replies) {
+                    self.stats.losing_steps += 1;
+                    known_longest = known_longest.max(plies);
+                    continue;
+                }
             }
-            if let Some(plies) = wins_in_three(geo, open, side, c, replies) {
-                self.stats.wins_in_three += 1;
-                return Some(self.won_by(key, Proof::Win(plies), Some(c)));
+            if threats.step_wins_in_three(geo, c, replies) {
+                if let Some(plies) = wins_in_three(geo, open, side, c, replies) {
+                    self.stats.wins_in_three += 1;
+                    return Some(self.won_by(key, Proof::Win(plies), Some(c)));
+                }
             }
             children[count] = Child {
                 square: c,

@@ -145,6 +145,66 @@ pub fn forced_loss<W: Word>(
     }
 }
 
+/// Masks, computed once per node, that tell for every safe step at once whether
+/// [`loses_in_two`] or [`wins_in_three`] holds for it, so that those square-by-square
+/// functions run only for the steps they decide (and give the game's length).
+#[derive(Clone, Copy)]
+pub struct Threats<W: Word> {
+    /// Squares next to exactly one of our safe squares. A reply onto one of them,
+    /// next to our step, leaves us only the step's square, slimed by then.
+    cornered: Bitboard<W>,
+    /// Our safe squares next to exactly one of the opponent's safe squares: after a
+    /// reply next to them, a step onto them leaves the opponent no safe move.
+    one_exit: Bitboard<W>,
+    /// Our safe squares next to exactly two of the opponent's safe squares: the same,
+    /// when the other of the two is the square of our first step.
+    two_exits: Bitboard<W>,
+    /// The opponent's safe squares.
+    theirs: Bitboard<W>,
+}
+
+impl<W: Word> Threats<W> {
+    /// The masks for `side` to move with `open` squares (the snail's own excluded).
+    #[inline(always)]
+    pub fn of(geometry: &Geometry<W>, open: Bitboard<W>, side: Side) -> Self {
+        let ours = open - geometry.deadly(side);
+        let theirs = open - geometry.deadly(!side);
+        let [near_ours, near_ours_twice, _] = geometry.neighbour_counts(ours);
+        let [near_theirs, twice, thrice] = geometry.neighbour_counts(theirs);
+        Threats {
+            cornered: near_ours - near_ours_twice,
+            one_exit: ours & (near_theirs - twice),
+            two_exits: ours & (twice - thrice),
+            theirs,
+        }
+    }
+
+    /// Whether [`loses_in_two`] finds a loss for the safe step whose opponent's safe
+    /// replies are `replies`.
+    #[inline(always)]
+    pub fn step_loses_in_two(&self, replies: Bitboard<W>) -> bool {
+        replies.intersects(self.cornered)
+    }
+
+    /// Whether [`wins_in_three`] finds a win for the safe step onto `c` whose
+    /// opponent's safe replies are `replies`: every reply is next to a square of ours
+    /// that leaves the opponent no safe move.
+    #[inline(always)]
+    pub fn step_wins_in_three(
+        &self,
+        geometry: &Geometry<W>,
+        c: Square,
+        replies: Bitboard<W>,
+    ) -> bool {
+        let mut finishing = self.one_exit;
+        if self.theirs.contains(c) {
+            finishing |= self.two_exits & geometry.neighbours(c);
+        }
+        finishing.remove(c);
+        replies.is_subset(geometry.adjacent(finishing))
+    }
+}
+
 /// Whether stepping onto `c` loses at once: some safe reply of the opponent leaves
 /// us no safe move. Returns the length of the quickest such loss, counted from
 /// before the step, or `None`. `replies` are the opponent's safe replies.
@@ -256,6 +316,42 @@ mod tests {
                         (geo.neighbours(e) & (after - geo.deadly(!side))).is_empty()
                     })
             })
+    }
+
+    #[test]
+    fn the_threat_masks_agree_with_the_square_by_square_functions() {
+        let mut rng = Rng::new(77);
+        let (mut losses, mut win_steps) = (0, 0);
+        for name in ["5x5", "7x7", "8x8", "6x4", "11x11", "9x3"] {
+            let size: Size = name.parse().unwrap();
+            for _ in 0..300 {
+                let mut pos: Position<u128> = Position::start(size);
+                for _ in 0..rng.below(size.squares() as u64 * 2 / 3) {
+                    let moves: Vec<Square> = pos.moves().iter().collect();
+                    let Some(&m) = rng.choose(&moves) else { break };
+                    if pos.after(m).outcome().is_over() {
+                        break;
+                    }
+                    pos.play(m);
+                }
+                let (geo, side, open) = (pos.geometry(), pos.side_to_move(), pos.open());
+                let threats = Threats::of(geo, open, side);
+                for c in pos.moves() - geo.deadly(side) {
+                    let replies = geo.neighbours(c) & (open - geo.deadly(!side));
+                    let loses = loses_in_two(geo, open, side, c, replies).is_some();
+                    let wins = wins_in_three(geo, open, side, c, replies).is_some();
+                    let at = format!("{name} {pos} step {}", pos.name(c));
+                    assert_eq!(threats.step_loses_in_two(replies), loses, "{at}");
+                    assert_eq!(threats.step_wins_in_three(geo, c, replies), wins, "{at}");
+                    losses += u32::from(loses);
+                    win_steps += u32::from(wins && replies.any());
+                }
+            }
+        }
+        assert!(
+            losses > 100 && win_steps > 100,
+            "the positions should hold both kinds of step: {losses} losses, {win_steps} wins"
+        );
     }
 
     #[test]
