@@ -10,7 +10,9 @@
 //! 2. the transposition table, keyed on the reachable region;
 //! 3. exact matching tests on the region (sealed regions, and one-sided tests
 //!    when only one player's goal zone is reachable);
-//! 4. immediate wins: a move after which the opponent has no safe reply;
+//! 4. immediate wins: a move after which the opponent has no safe reply; then, for
+//!    every step at once by bit masks ([`Threats`]), steps that lose within two
+//!    plies are dropped and a step that wins within three plies decides the node;
 //! 5. enhanced transposition cutoff: every child is looked up before any is searched;
 //! 6. the children, fewest safe replies for the opponent first.
 //!
