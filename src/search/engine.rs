@@ -12,6 +12,7 @@ use crate::rng::Rng;
 
 use super::eval::evaluate;
 use super::limits::Limits;
+use super::lines::MemoryError;
 use super::matching::Matcher;
 use super::reduced::reachable_region;
 use super::report::{SearchInfo, SearchOutcome, SolveOutcome};
@@ -184,7 +185,7 @@ impl Engine {
     /// Changes the options; a new hash size reallocates (and empties) the table.
     /// When the memory for it cannot be had, nothing changes and the reason is
     /// returned.
-    pub fn set_options(&mut self, options: EngineOptions) -> Result<(), String> {
+    pub fn set_options(&mut self, options: EngineOptions) -> Result<(), MemoryError> {
         if options.hash_mb != self.options.hash_mb {
             self.table = Table::try_new_with(options.hash_mb, options.huge_pages)?;
             self.table_size = None;

@@ -17,6 +17,43 @@ use std::ops::Deref;
 use std::ptr::NonNull;
 use std::sync::atomic::AtomicU64;
 
+/// Why the memory for a table cannot be had.
+#[derive(Debug)]
+pub enum MemoryError {
+    /// The size asked for does not fit in the address space.
+    TooLarge {
+        /// What was asked for, in words.
+        asked: String,
+    },
+    /// The system refused the memory.
+    Refused {
+        /// Bytes asked for.
+        bytes: usize,
+        /// The system's reason, where it gives one.
+        reason: Option<std::io::Error>,
+    },
+}
+
+impl std::fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MemoryError::TooLarge { asked } => {
+                write!(f, "{asked} do not fit in the address space")
+            }
+            MemoryError::Refused {
+                bytes,
+                reason: Some(reason),
+            } => write!(f, "the system refused {bytes} bytes of memory ({reason})"),
+            MemoryError::Refused {
+                bytes,
+                reason: None,
+            } => write!(f, "the system refused {bytes} bytes of memory"),
+        }
+    }
+}
+
+impl std::error::Error for MemoryError {}
+
 /// One 64-byte line of eight words; all-zero is a valid (empty) line.
 #[repr(align(64))]
 pub struct Line(pub [AtomicU64; 8]);
@@ -48,15 +85,17 @@ unsafe impl Sync for Lines {}
 
 impl Lines {
     /// `len` zeroed lines (at least one), or why the memory cannot be had.
-    pub fn try_zeroed(len: usize) -> Result<Lines, String> {
+    pub fn try_zeroed(len: usize) -> Result<Lines, MemoryError> {
         Self::try_zeroed_with(len, false)
     }
 
     /// `len` zeroed lines (at least one), on huge pages where the system has them
     /// if `huge_pages` is set, or why the memory cannot be had.
-    pub fn try_zeroed_with(len: usize, huge_pages: bool) -> Result<Lines, String> {
+    pub fn try_zeroed_with(len: usize, huge_pages: bool) -> Result<Lines, MemoryError> {
         let len = len.max(1);
-        let too_large = || format!("{len} table lines do not fit in the address space");
+        let too_large = || MemoryError::TooLarge {
+            asked: format!("{len} table lines"),
+        };
         let bytes = len.checked_mul(size_of::<Line>()).ok_or_else(too_large)?;
         #[cfg(target_os = "linux")]
         if bytes >= HUGE_PAGE {
@@ -66,8 +105,10 @@ impl Lines {
         let layout = Layout::from_size_align(bytes, align_of::<Line>()).map_err(|_| too_large())?;
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { alloc_zeroed(layout) };
-        let ptr = NonNull::new(raw.cast::<Line>())
-            .ok_or_else(|| format!("the system refused {bytes} bytes of memory"))?;
+        let ptr = NonNull::new(raw.cast::<Line>()).ok_or(MemoryError::Refused {
+            bytes,
+            reason: None,
+        })?;
         Ok(Lines {
             ptr,
             len,
@@ -100,10 +141,12 @@ impl Lines {
     /// Anonymous memory, zeroed by the kernel on first touch, with its lines
     /// starting on a huge-page boundary and, if `huge_pages`, advised for huge pages.
     #[cfg(target_os = "linux")]
-    fn mapped(len: usize, bytes: usize, huge_pages: bool) -> Result<Lines, String> {
+    fn mapped(len: usize, bytes: usize, huge_pages: bool) -> Result<Lines, MemoryError> {
         let mapped = bytes
             .checked_add(HUGE_PAGE)
-            .ok_or_else(|| format!("{bytes} bytes do not fit in the address space"))?;
+            .ok_or_else(|| MemoryError::TooLarge {
+                asked: format!("{bytes} bytes"),
+            })?;
         // SAFETY: an anonymous private mapping with no address hint; the result
         // is checked before use.
         let raw = unsafe {
@@ -117,10 +160,10 @@ impl Lines {
             )
         };
         if raw == libc::MAP_FAILED {
-            return Err(format!(
-                "the system refused {bytes} bytes of memory ({})",
-                std::io::Error::last_os_error()
-            ));
+            return Err(MemoryError::Refused {
+                bytes,
+                reason: Some(std::io::Error::last_os_error()),
+            });
         }
         let start = (raw as usize).next_multiple_of(HUGE_PAGE);
         let advised = if huge_pages {
@@ -133,8 +176,10 @@ impl Lines {
         if advised != 0 {
             log::debug!("huge pages are not available for the table");
         }
-        let ptr = NonNull::new(start as *mut Line)
-            .ok_or_else(|| "the system mapped memory at address 0".to_string())?;
+        let ptr = NonNull::new(start as *mut Line).ok_or_else(|| MemoryError::Refused {
+            bytes,
+            reason: Some(std::io::Error::other("it mapped the memory at address 0")),
+        })?;
         Ok(Lines {
             ptr,
             len,

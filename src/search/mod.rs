@@ -33,5 +33,6 @@ pub use engine::{
     THREADS, hash_range,
 };
 pub use limits::{Limits, TimeControl};
+pub use lines::MemoryError;
 pub use report::{Bound, Score, SearchInfo, SearchOutcome, SolveOutcome, Verdict};
 pub use solve::PartialProof;

@@ -39,7 +39,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::board::{Bitboard, Side, Square, Word};
 
-use super::lines::{Line, Lines};
+use super::lines::{Line, Lines, MemoryError};
 
 /// Draft of an entry whose score is a proven bound, valid at any depth.
 pub const PROVEN: u8 = u8::MAX;
@@ -157,11 +157,13 @@ impl Table {
 
     /// A table of about `megabytes` MiB (at least one line), on huge pages where
     /// the system has them if `huge_pages`, or why the memory for it cannot be had.
-    pub fn try_new_with(megabytes: usize, huge_pages: bool) -> Result<Table, String> {
+    pub fn try_new_with(megabytes: usize, huge_pages: bool) -> Result<Table, MemoryError> {
         let bytes = megabytes
             .max(1)
             .checked_mul(1 << 20)
-            .ok_or_else(|| format!("{megabytes} MiB do not fit in the address space"))?;
+            .ok_or_else(|| MemoryError::TooLarge {
+                asked: format!("{megabytes} MiB"),
+            })?;
         Ok(Table {
             lines: Lines::try_zeroed_with(bytes / std::mem::size_of::<Line>(), huge_pages)?,
             generation: 0,
