@@ -202,8 +202,9 @@ fn python_chess_reads_the_headers_and_ordo_style_ratings_agree_with_the_arenas_e
              95% interval: {row}; ratings {ratings:?}"
         );
     }
-    // The order of the ratings is the order of the arena's table.
-    let mut by_score: Vec<(String, f64)> = summary["engines"]
+    // The ratings rank the engines as the arena's scores do. Engines with equal scores
+    // get equal ratings, up to the fit's precision, so their order is either way.
+    let scores: Vec<(String, f64)> = summary["engines"]
         .as_array()
         .unwrap()
         .iter()
@@ -214,12 +215,23 @@ fn python_chess_reads_the_headers_and_ordo_style_ratings_agree_with_the_arenas_e
             )
         })
         .collect();
-    by_score.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let mut by_rating: Vec<(&String, &f64)> = ratings.iter().collect();
-    by_rating.sort_by(|a, b| b.1.total_cmp(a.1));
-    let order: Vec<&str> = by_score.iter().map(|(n, _)| n.as_str()).collect();
-    let rating_order: Vec<&str> = by_rating.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(order, rating_order);
+    for (a, score_a) in &scores {
+        for (b, score_b) in &scores {
+            let (rating_a, rating_b) = (ratings[a], ratings[b]);
+            if (score_a - score_b).abs() < 1e-9 {
+                assert!(
+                    (rating_a - rating_b).abs() < 0.5,
+                    "{a} and {b} score the same but are rated {rating_a:.2} and {rating_b:.2}"
+                );
+            } else if score_a > score_b {
+                assert!(
+                    rating_a > rating_b,
+                    "{a} scores more than {b} ({score_a} against {score_b}) but is rated \
+                     {rating_a:.2} against {rating_b:.2}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
