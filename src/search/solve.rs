@@ -108,11 +108,16 @@ impl Engine {
             };
         };
         if !follow {
+            // The proof's own bound on the game's length.
+            let (verdict, score, bound) = match proof {
+                Proof::Win(n) => (Verdict::Win, Score::Mate(i32::from(n)), Bound::Lower),
+                Proof::Loss(n) => (Verdict::Loss, Score::Mate(-i32::from(n)), Bound::Upper),
+            };
+            let mut info = info;
+            info.score = Some(score);
+            info.bound = bound;
             return SolveOutcome {
-                verdict: Some(match proof {
-                    Proof::Win(_) => Verdict::Win,
-                    Proof::Loss(_) => Verdict::Loss,
-                }),
+                verdict: Some(verdict),
                 best_move: best,
                 length: None,
                 info,
