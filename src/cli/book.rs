@@ -14,6 +14,8 @@ use std::time::Instant;
 
 use clap::Args;
 
+use super::book_tree;
+
 use crate::board::{Position, Size};
 use crate::search::{
     BookLine, Engine, EngineOptions, Limits, Score, Verdict, book_key, builtin_text, parse_book,
@@ -35,6 +37,22 @@ pub struct BookArgs {
     /// Proof nodes, from an empty table, above which a won position goes into the book.
     #[arg(long, value_name = "N", default_value_t = 50_000)]
     pub hard_nodes: u64,
+    /// Prove only the positions at the last ply, keeping their results in
+    /// DIR/leaves.tsv (safe to kill and run again), and give the shallower ones
+    /// their values by minimax: for boards where each proof is long (8x8).
+    #[arg(long, value_name = "DIR")]
+    pub leaves_first: Option<String>,
+    /// With --leaves-first: threads proving leaves, each with its own table.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "leaves_first")]
+    pub jobs: usize,
+    /// With --leaves-first: the table of each thread, in MiB.
+    #[arg(
+        long,
+        value_name = "MB",
+        default_value_t = 1024,
+        requires = "leaves_first"
+    )]
+    pub hash: usize,
     /// Write the book to FILE (default: standard output).
     #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
@@ -51,22 +69,30 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
     }
     let starts = start_positions(args)?;
     let started = Instant::now();
-    let lines = generate(&starts, args.plies, args.hard_nodes, &mut |report| {
-        eprintln!("{report}");
-    });
+    let lines = match &args.leaves_first {
+        Some(dir) => leaves_first(&starts, args, dir)?,
+        None => generate(&starts, args.plies, args.hard_nodes, &mut |report| {
+            eprintln!("{report}");
+        }),
+    };
+    let how = match &args.leaves_first {
+        Some(_) => format!(
+            " --leaves-first DIR --jobs {} --hash {}` (scripts/make-book-8x8.sh): the \
+             positions at ply {} proven, the others valued by minimax; PLIES are the \
+             proofs' bounds",
+            args.jobs, args.hash, args.plies
+        ),
+        None => "` (scripts/make-book.sh)".to_string(),
+    };
     let mut text = format!(
-        "# Slimetrail opening book, {}: won positions within {} plies of {} whose proof \
-         needs more than {} nodes from an empty table.\n# Written by `slimetrail book \
-         --size {} --starts {} --plies {} --hard-nodes {}` (scripts/make-book.sh).\n\
-         # POSITION<TAB>WINNING MOVE<TAB>PLIES TO THE END AT MOST\n",
-        args.size,
-        args.plies,
-        start_names(&starts),
-        args.hard_nodes,
-        args.size,
-        start_names(&starts),
-        args.plies,
-        args.hard_nodes
+        "# Slimetrail opening book, {size}: won positions within {plies} plies of {starts} \
+         whose proof needs more than {hard} nodes from an empty table.\n# Written by \
+         `slimetrail book --size {size} --starts {starts} --plies {plies} --hard-nodes \
+         {hard}{how}.\n# POSITION<TAB>WINNING MOVE<TAB>PLIES TO THE END AT MOST\n",
+        size = args.size,
+        plies = args.plies,
+        starts = start_names(&starts),
+        hard = args.hard_nodes,
     );
     for line in &lines {
         text.push_str(&format!("{line}\n"));
@@ -84,6 +110,28 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The book by [`book_tree`]: leaves proven into `dir`, the rest by minimax.
+fn leaves_first(starts: &[Position], args: &BookArgs, dir: &str) -> Result<Vec<BookLine>, String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("--leaves-first {dir}: cannot create the directory: {e}"))?;
+    let path = std::path::Path::new(dir).join("leaves.tsv");
+    let layers = book_tree::walk(starts, args.plies);
+    for (ply, layer) in layers.iter().enumerate() {
+        eprintln!("ply {ply}: {} positions", layer.len());
+    }
+    let leaves = layers.last().map_or(&[][..], |layer| &layer[..]);
+    let known = book_tree::read_results(&path)?;
+    let progress = |line: String| eprintln!("{line}");
+    let proven = book_tree::prove_leaves(leaves, &known, &path, args.jobs, args.hash, &progress)?;
+    let (lines, unknown) = book_tree::book_lines(&layers, &proven, args.hard_nodes, args.jobs);
+    if unknown > 0 {
+        return Err(format!(
+            "--leaves-first {dir}: {unknown} positions have no value yet: run again"
+        ));
+    }
+    Ok(lines)
 }
 
 fn start_names(starts: &[Position]) -> String {
