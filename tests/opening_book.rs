@@ -1,5 +1,5 @@
-//! The built-in 7×7 book: timed searches play its proven wins at once, and no other
-//! search uses it.
+//! The built-in 7×7 and 8×8 books: timed searches play their proven wins at once,
+//! and no other search uses them.
 
 use crate::common;
 
@@ -27,6 +27,22 @@ const MISSED: [&str; 14] = [
     "7/7/2x4/2sx3/7/7/7 1",
     "7/7/4x2/5x1/5x1/4s2/7 2",
     "7/7/7/3s3/7/7/7 1",
+];
+
+/// 8×8 positions within 5 plies of the e5 start in which `go movetime 100` or
+/// `go movetime 1000` played a losing move before the 8×8 book: the misses of
+/// `scripts/bench-missrate-8x8.sh 200 MS 1 40000000 protocol` on the build before it.
+const MISSED_8X8: [&str; 10] = [
+    "8/5s2/4x3/4xx2/8/8/8/8 2",
+    "8/8/1s6/2x1x3/2xx4/3x4/8/8 2",
+    "8/8/4sx2/4xxx1/8/8/8/8 1",
+    "8/3s4/2xx4/4x3/8/8/8/8 2",
+    "8/4xx2/2sxx3/4x3/8/8/8/8 2",
+    "8/4x3/4xx2/3sx3/8/8/8/8 1",
+    "8/8/8/3xx3/2x5/3s4/8/8 2",
+    "8/8/8/4x3/4x1s1/5xx1/5x2/8 2",
+    "8/8/2sx4/2x1x3/8/8/8/8 2",
+    "8/4sx2/4xx2/4xx2/8/8/8/8 2",
 ];
 
 /// The lines of `go LIMITS` on `fen`, after the given `setoption` lines.
@@ -72,6 +88,21 @@ fn wins(fen: &str, square: &str) -> bool {
 #[test]
 fn positions_once_missed_at_a_short_movetime_are_won() {
     for fen in MISSED {
+        let lines = go(fen, "movetime 100", &[]);
+        let square = played(&lines);
+        assert!(
+            wins(fen, &square),
+            "{fen}: go movetime 100 played {square}, which does not win:\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+/// Each of these needs one to eight million nodes to prove, a second or more: far
+/// beyond `go movetime 100` without the book.
+#[test]
+fn positions_once_missed_on_8x8_are_won_at_a_short_movetime() {
+    for fen in MISSED_8X8 {
         let lines = go(fen, "movetime 100", &[]);
         let square = played(&lines);
         assert!(

@@ -26,6 +26,10 @@ use super::tt::Table;
 
 /// The built-in 7×7 book, from `scripts/make-book.sh`.
 const BOOK_7X7: &str = include_str!("book/7x7.txt");
+/// The built-in 8×8 book, from `scripts/make-book-8x8.sh`.
+const BOOK_8X8: &str = include_str!("book/8x8.txt");
+/// The built-in books: width, height and text.
+const BUILTIN: [(usize, usize, &str); 2] = [(7, 7, BOOK_7X7), (8, 8, BOOK_8X8)];
 
 /// A position's book key: reachable region, snail square and side to move, of the
 /// position or of its mirror image, whichever is smaller.
@@ -187,13 +191,14 @@ impl Book {
 
     /// The built-in book for `size`, if there is one.
     pub fn builtin(size: Size) -> Option<&'static Book> {
-        static BOOK: OnceLock<Book> = OnceLock::new();
-        if size != Size::DEFAULT {
-            return None;
-        }
-        Some(BOOK.get_or_init(|| {
-            let lines = parse_book(BOOK_7X7).unwrap_or_else(|e| panic!("built-in book: {e}"));
-            Book::new(Size::DEFAULT, &lines).unwrap_or_else(|e| panic!("built-in book: {e}"))
+        static BOOKS: [OnceLock<Book>; BUILTIN.len()] = [const { OnceLock::new() }; BUILTIN.len()];
+        let index = BUILTIN
+            .iter()
+            .position(|&(w, h, _)| (w, h) == (size.width(), size.height()))?;
+        let text = BUILTIN[index].2;
+        Some(BOOKS[index].get_or_init(|| {
+            let lines = parse_book(text).unwrap_or_else(|e| panic!("built-in {size} book: {e}"));
+            Book::new(size, &lines).unwrap_or_else(|e| panic!("built-in {size} book: {e}"))
         }))
     }
 
@@ -223,7 +228,10 @@ impl Book {
 
 /// The built-in book's text, for tools and tests.
 pub fn builtin_text(size: Size) -> Option<&'static str> {
-    (size == Size::DEFAULT).then_some(BOOK_7X7)
+    BUILTIN
+        .iter()
+        .find(|&&(w, h, _)| (w, h) == (size.width(), size.height()))
+        .map(|&(_, _, text)| text)
 }
 
 /// Proves every line's move with the proof search: the game must end with the
@@ -302,6 +310,37 @@ mod tests {
         let book = Book::builtin(Size::DEFAULT).unwrap();
         assert_eq!(book.len(), lines.len(), "each position once");
         let failures = verify_book(&lines, &mut |_, _| {});
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+
+    /// The built-in 8×8 book: every line reads, each position once, all within 5
+    /// plies of e5 with player 2 owning h8; a sample of its moves, spread over the
+    /// book, is proven to win (all of them take hours: `book --verify builtin`).
+    #[test]
+    fn a_sample_of_the_8x8_book_wins() {
+        let size = Size::new(8, 8).unwrap();
+        let lines = parse_book(BOOK_8X8).unwrap();
+        let book = Book::builtin(size).unwrap();
+        assert!(lines.len() > 1000, "{} lines", lines.len());
+        assert_eq!(book.len(), lines.len(), "each position once");
+        let slimed = |line: &BookLine| size.squares() - line.position.open().len() as usize - 1;
+        for line in &lines {
+            assert!(
+                slimed(line) <= 5,
+                "{line}: {} plies from the start",
+                slimed(line)
+            );
+            let hit = book.probe(&line.position).map(|hit| hit.square);
+            assert_eq!(hit, Some(line.square), "{line}");
+        }
+        // The shallower positions take minutes each to prove again.
+        let deep: Vec<&BookLine> = lines.iter().filter(|line| slimed(line) >= 4).collect();
+        let sample: Vec<BookLine> = deep
+            .iter()
+            .step_by(deep.len() / 6)
+            .map(|&l| l.clone())
+            .collect();
+        let failures = verify_book(&sample, &mut |_, _| {});
         assert!(failures.is_empty(), "{failures:#?}");
     }
 
