@@ -7,7 +7,6 @@
 //! sure to do; a position that needs more and is won goes into the book, with the
 //! winning move and game length of an unlimited proof.
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -18,7 +17,7 @@ use super::book_tree;
 
 use crate::board::{Position, Size};
 use crate::search::{
-    BookLine, Engine, EngineOptions, Limits, Score, Verdict, book_key, builtin_text, parse_book,
+    BookLine, Engine, EngineOptions, Limits, Score, Verdict, builtin_text, parse_book,
 };
 
 /// Arguments of `slimetrail book`.
@@ -172,21 +171,13 @@ pub fn generate(
     let stop = AtomicBool::new(false);
     let mut trial = Engine::new(EngineOptions::default());
     let mut truth = Engine::new(EngineOptions::default());
-    let mut seen = HashSet::new();
-    let mut frontier: Vec<Position> = Vec::new();
-    for start in starts {
-        if seen.insert(book_key(start).0) {
-            frontier.push(*start);
-        }
-    }
     let mut book = Vec::new();
-    for ply in 0..=plies {
+    for (ply, frontier) in book_tree::walk(starts, plies).iter().enumerate() {
         let ply_started = Instant::now();
         let mut hard_wins = 0;
-        let mut next = Vec::new();
         // Positions proven within 1,000 nodes, 10,000, the limit, and not within it.
         let mut counts = [0usize; 4];
-        for position in &frontier {
+        for position in frontier {
             trial.new_game();
             let out = trial.prove(position, &Limits::nodes(hard_nodes), &stop, &mut |_| {});
             let bucket = match (out.verdict, out.proof_nodes) {
@@ -219,15 +210,6 @@ pub fn generate(
                     });
                 }
             }
-            if ply == plies {
-                continue;
-            }
-            for square in position.moves() {
-                let child = position.after(square);
-                if !child.outcome().is_over() && seen.insert(book_key(&child).0) {
-                    next.push(child);
-                }
-            }
         }
         let counts_hard = counts[3];
         let mut counts: Vec<String> = ["<1k", "<10k", "<limit", "hard"]
@@ -242,7 +224,6 @@ pub fn generate(
             counts.join(", "),
             ply_started.elapsed().as_secs_f64()
         ));
-        frontier = next;
     }
     book
 }

@@ -1,8 +1,8 @@
 //! `slimetrail book --leaves-first DIR`: an opening book for boards where proving
 //! every position near the start one by one costs too much (8×8 and up).
 //!
-//! The walk is the same as [`super::book::generate`]'s, but only the positions at
-//! the last ply (the leaves) are proven, on `--jobs` threads, each with its own
+//! The walk ([`walk`]) is [`super::book::generate`]'s too, but here only the
+//! positions at the last ply (the leaves) are proven, on `--jobs` threads, each with its own
 //! table and the leaves in walk order, so that siblings share their proofs. Every
 //! shallower position then takes its value from its children by minimax, with no
 //! search at all. Each leaf's result is appended to `DIR/leaves.tsv` as soon as it
