@@ -192,9 +192,7 @@ impl Book {
     /// The built-in book for `size`, if there is one.
     pub fn builtin(size: Size) -> Option<&'static Book> {
         static BOOKS: [OnceLock<Book>; BUILTIN.len()] = [const { OnceLock::new() }; BUILTIN.len()];
-        let index = BUILTIN
-            .iter()
-            .position(|&(w, h, _)| (w, h) == (size.width(), size.height()))?;
+        let index = builtin_index(size)?;
         let text = BUILTIN[index].2;
         Some(BOOKS[index].get_or_init(|| {
             let lines = parse_book(text).unwrap_or_else(|e| panic!("built-in {size} book: {e}"));
@@ -228,10 +226,14 @@ impl Book {
 
 /// The built-in book's text, for tools and tests.
 pub fn builtin_text(size: Size) -> Option<&'static str> {
+    builtin_index(size).map(|index| BUILTIN[index].2)
+}
+
+/// Where `size`'s book is in [`BUILTIN`], if it has one.
+fn builtin_index(size: Size) -> Option<usize> {
     BUILTIN
         .iter()
-        .find(|&&(w, h, _)| (w, h) == (size.width(), size.height()))
-        .map(|&(_, _, text)| text)
+        .position(|&(w, h, _)| (w, h) == (size.width(), size.height()))
 }
 
 /// Proves every line's move with the proof search: the game must end with the
