@@ -85,9 +85,9 @@ fn wins(fen: &str, square: &str) -> bool {
     out.verdict == Some(Verdict::Loss)
 }
 
-#[test]
-fn positions_once_missed_at_a_short_movetime_are_won() {
-    for fen in MISSED {
+/// Asserts that `go movetime 100` plays a winning move in each of `fens`.
+fn assert_won_at_movetime_100(fens: &[&str]) {
+    for fen in fens {
         let lines = go(fen, "movetime 100", &[]);
         let square = played(&lines);
         assert!(
@@ -98,19 +98,16 @@ fn positions_once_missed_at_a_short_movetime_are_won() {
     }
 }
 
+#[test]
+fn positions_once_missed_at_a_short_movetime_are_won() {
+    assert_won_at_movetime_100(&MISSED);
+}
+
 /// Each of these needs one to eight million nodes to prove, a second or more: far
 /// beyond `go movetime 100` without the book.
 #[test]
 fn positions_once_missed_on_8x8_are_won_at_a_short_movetime() {
-    for fen in MISSED_8X8 {
-        let lines = go(fen, "movetime 100", &[]);
-        let square = played(&lines);
-        assert!(
-            wins(fen, &square),
-            "{fen}: go movetime 100 played {square}, which does not win:\n{}",
-            lines.join("\n")
-        );
-    }
+    assert_won_at_movetime_100(&MISSED_8X8);
 }
 
 #[test]
