@@ -4,7 +4,7 @@
 # HARD_NODES nodes. Only the positions at the last ply are proven (on JOBS threads,
 # each with a HASH MiB table); the shallower ones get their values by minimax.
 # The leaf proofs are kept in DIR/leaves.tsv as they finish: kill the script and
-# run it again, and it proves only the rest. About 75 minutes on 2 cores for the
+# run it again, and it proves only the rest. About 50 minutes on 2 cores for the
 # defaults (4,312 leaves). `slimetrail book --verify src/search/book/8x8.txt`
 # proves every move again (hours); the test `a_sample_of_the_8x8_book_wins`
 # proves a sample of it in `cargo test`.
