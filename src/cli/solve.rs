@@ -32,7 +32,9 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub from: PositionArgs,
     /// Transposition-table size in MiB; an upper bound: boards of up to 49 squares
-    /// use at most 4, which holds every proof there.
+    /// use at most 4, which holds every proof there. Larger is not always faster: a
+    /// table beyond the processor's last-level cache slows every node
+    /// (scripts/bench-hash.sh measures it).
     #[arg(long, value_name = "MB", default_value_t = 256,
           value_parser = clap::value_parser!(u64).range(HASH_MB.min as u64..=HASH_MB.max as u64))]
     pub hash: u64,
