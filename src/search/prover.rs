@@ -318,7 +318,17 @@ impl<'a, W: Word> Prover<'a, W> {
         // The masks spot both kinds of step for all steps at once; the functions
         // run only for the steps they decide, for the game's length.
         let threats = Threats::of(geo, open, side);
+        // Each child's region comes first, with a prefetch of its table line, so
+        // that the rest of this loop hides the memory's latency from the cutoff
+        // check below.
+        let pieces = Pieces::of(geo, region, connected);
         for c in safe {
+            let (child_region, child_connected) = pieces.after_step(geo, c);
+            self.table.prefetch(Key {
+                region: child_region,
+                snail: c,
+                side: !side,
+            });
             let replies = geo.neighbours(c) & (open - opponent_deadly);
             // A step after which some reply leaves us no safe move loses at once:
             // it needs no node of its own.
@@ -338,8 +348,8 @@ impl<'a, W: Word> Prover<'a, W> {
             children[count] = Child {
                 square: c,
                 order: replies.len() * 16 + (geo.neighbours(c) & open).len(),
-                region: Bitboard::EMPTY,
-                connected: false,
+                region: child_region,
+                connected: child_connected,
             };
             count += 1;
         }
@@ -370,16 +380,7 @@ impl<'a, W: Word> Prover<'a, W> {
         }
 
         // Enhanced transposition cutoff: look every child up before searching any.
-        let pieces = Pieces::of(geo, region, connected);
         self.stats.floods += pieces.len() as u64 - 1;
-        for child in children.iter_mut().filter(|c| c.order != SKIP) {
-            (child.region, child.connected) = pieces.after_step(geo, child.square);
-            self.table.prefetch(Key {
-                region: child.region,
-                snail: child.square,
-                side: !side,
-            });
-        }
         let mut longest = known_longest;
         for child in children.iter_mut().filter(|c| c.order != SKIP) {
             let child_key = Key {
