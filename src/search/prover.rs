@@ -322,6 +322,7 @@ impl<'a, W: Word> Prover<'a, W> {
         // that the rest of this loop hides the memory's latency from the cutoff
         // check below.
         let pieces = Pieces::of(geo, region, connected);
+        self.stats.floods += pieces.len() as u64 - 1;
         for c in safe {
             let (child_region, child_connected) = pieces.after_step(geo, c);
             self.table.prefetch(Key {
@@ -380,7 +381,6 @@ impl<'a, W: Word> Prover<'a, W> {
         }
 
         // Enhanced transposition cutoff: look every child up before searching any.
-        self.stats.floods += pieces.len() as u64 - 1;
         let mut longest = known_longest;
         for child in children.iter_mut().filter(|c| c.order != SKIP) {
             let child_key = Key {
