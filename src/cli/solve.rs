@@ -33,7 +33,8 @@ pub struct SolveArgs {
     pub from: PositionArgs,
     /// Transposition-table size in MiB; an upper bound: boards of up to 49 squares
     /// use at most 4, which holds every proof there. Larger is not always faster: a
-    /// table beyond the processor's last-level cache slows every node
+    /// table beyond the cache the processor really has for it slows every node, and
+    /// on some machines that is far less than the last-level cache it reports
     /// (scripts/bench-hash.sh measures it).
     #[arg(long, value_name = "MB", default_value_t = 256,
           value_parser = clap::value_parser!(u64).range(HASH_MB.min as u64..=HASH_MB.max as u64))]
