@@ -6,6 +6,7 @@
 //! - [`server`]: the engine's protocol adapter, the session loop of `slimetrail`.
 //! - [`arena`]: tournaments between engines and their statistics.
 //! - [`cli`]: the command lines of the two binaries.
+//! - [`score`]: the score and bound shared by the search and the wire format.
 //! - [`rng`]: a small reproducible random number generator.
 
 #[cfg(not(unix))]
@@ -20,5 +21,6 @@ pub mod cli;
 pub mod gui;
 pub mod protocol;
 pub mod rng;
+pub mod score;
 pub mod search;
 pub mod server;

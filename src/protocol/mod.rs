@@ -6,11 +6,10 @@
 
 mod message;
 mod parse;
-mod score;
 
+pub use crate::score::{Bound, Score};
 pub use message::{
     Direction, GameSetup, GoArgs, Id, Info, KEYWORDS, Message, OptionDecl, OptionKind,
     PositionBase, PositionSetup, Query, Response, keywords,
 };
 pub use parse::ParseError;
-pub use score::{Bound, Score};

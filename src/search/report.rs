@@ -1,40 +1,10 @@
 //! What a search reports: scores, progress and final results.
 
-use std::fmt;
 use std::time::Duration;
 
 use crate::board::Square;
 
-/// A score from the point of view of the side to move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Score {
-    /// A proven result: `Mate(n)` with `n > 0` wins in `n` plies, `n < 0` loses in `-n` plies.
-    Mate(i32),
-    /// A heuristic estimate in centipoints; positive favours the side to move.
-    Cp(i32),
-}
-
-impl fmt::Display for Score {
-    /// Protocol form: `mate N` or `cp N`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Mate(n) => write!(f, "mate {n}"),
-            Score::Cp(n) => write!(f, "cp {n}"),
-        }
-    }
-}
-
-/// How a reported score relates to the true value.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
-pub enum Bound {
-    /// The score is the value (for mates: the exact distance under best play).
-    #[default]
-    Exact,
-    /// The true value is at least the score (for a win: it may be faster than reported).
-    Lower,
-    /// The true value is at most the score.
-    Upper,
-}
+pub use crate::score::{Bound, Score};
 
 /// A progress report of a running search, and the final statistics of a finished one.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]

@@ -188,7 +188,7 @@ pub(super) fn progress(position: &Position, info: &SearchInfo) -> Info {
         depth: Some(info.depth),
         // The deepest ply reached, which a search of depth N has reached at least.
         seldepth: Some(info.seldepth.max(info.depth)),
-        score: info.score.map(|score| (score.into(), info.bound.into())),
+        score: info.score.map(|score| (score, info.bound)),
         nodes: Some(info.nodes),
         nps: Some(info.nps()),
         hashfull: Some(info.hashfull),

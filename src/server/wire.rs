@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use crate::protocol::{self, GoArgs};
-use crate::search::{Bound, Limits, Score, TimeControl};
+use crate::protocol::GoArgs;
+use crate::search::{Limits, TimeControl};
 
 /// The search limits that `go` or `solve` arguments ask for. `movetime` wins over the
 /// clocks; negative clock values count as zero; `movestogo 0` means no count.
@@ -28,25 +28,6 @@ pub(super) fn limits(args: &GoArgs) -> Limits {
         depth: args.depth,
         nodes: args.nodes,
         infinite: args.infinite,
-    }
-}
-
-impl From<Score> for protocol::Score {
-    fn from(score: Score) -> protocol::Score {
-        match score {
-            Score::Mate(n) => protocol::Score::Mate(n),
-            Score::Cp(n) => protocol::Score::Cp(n),
-        }
-    }
-}
-
-impl From<Bound> for protocol::Bound {
-    fn from(bound: Bound) -> protocol::Bound {
-        match bound {
-            Bound::Exact => protocol::Bound::Exact,
-            Bound::Lower => protocol::Bound::Lower,
-            Bound::Upper => protocol::Bound::Upper,
-        }
     }
 }
 
@@ -84,20 +65,5 @@ mod tests {
         assert_eq!(limits.depth, Some(2));
         assert!(!limits.infinite);
         assert!(go_limits("go infinite").infinite);
-    }
-
-    #[test]
-    fn scores_keep_their_meaning_on_the_wire() {
-        assert_eq!(
-            protocol::Score::from(Score::Mate(-3)),
-            protocol::Score::Mate(-3)
-        );
-        assert_eq!(
-            protocol::Score::from(Score::Cp(12)),
-            protocol::Score::Cp(12)
-        );
-        assert_eq!(protocol::Bound::from(Bound::Upper), protocol::Bound::Upper);
-        assert_eq!(protocol::Bound::from(Bound::Lower), protocol::Bound::Lower);
-        assert_eq!(protocol::Bound::from(Bound::Exact), protocol::Bound::Exact);
     }
 }
