@@ -9,63 +9,23 @@
 //! A timed search of a position in the built-in book plays the book move at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::board::{Bitboard, Position, Square, Word};
 
 use super::alphabeta::{Iteration, Searcher, is_proven};
 use super::book::Book;
+use super::deadlines::Deadlines;
 use super::engine::{Engine, LEVEL};
 use super::limits::{Limits, TimeControl};
 use super::prover::{Budget, Prover};
 use super::reduced::{MATE, Proof, reachable_region};
 use super::report::{Bound, Score, SearchInfo, SearchOutcome};
 use super::solve::line_start;
-use super::timeman;
 use super::tt::Key;
 
 /// First proof-search budget, in nodes.
 const FIRST_PROOF_SLICE: u64 = 100_000;
-
-/// The deadlines and budgets of one search.
-pub(super) struct Deadlines {
-    pub started: Instant,
-    pub soft: Option<Instant>,
-    pub hard: Option<Instant>,
-    pub nodes: u64,
-}
-
-impl Deadlines {
-    pub fn new<W: Word>(engine: &Engine, position: &Position<W>, limits: &Limits) -> Deadlines {
-        let started = Instant::now();
-        let region = reachable_region(position.geometry(), position.open(), position.snail());
-        let plan = timeman::plan(
-            &limits.time,
-            position.side_to_move(),
-            region.len() / 2 + 1,
-            Duration::from_millis(engine.options.move_overhead_ms),
-        );
-        Deadlines {
-            started,
-            soft: plan.soft.map(|d| started + d),
-            hard: plan.hard.map(|d| started + d),
-            nodes: limits.nodes.unwrap_or(u64::MAX),
-        }
-    }
-
-    /// A budget for `nodes` more nodes, bounded by the hard deadline.
-    pub fn budget<'a>(&self, stop: &'a AtomicBool, nodes: u64) -> Budget<'a> {
-        Budget::new(stop, self.hard, nodes)
-    }
-
-    pub fn past_soft(&self) -> bool {
-        self.soft.is_some_and(|t| Instant::now() >= t)
-    }
-
-    pub fn past_hard(&self) -> bool {
-        self.hard.is_some_and(|t| Instant::now() >= t)
-    }
-}
 
 /// What every part of one search works with: the position, the user's stop flag
 /// and the deadlines.

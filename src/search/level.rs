@@ -10,8 +10,9 @@ use std::sync::atomic::AtomicBool;
 use crate::board::{Position, Square, Word};
 
 use super::alphabeta::{Searcher, is_proven};
+use super::deadlines::Deadlines;
 use super::engine::{Engine, LEVEL};
-use super::go::{Deadlines, root_score};
+use super::go::root_score;
 use super::limits::Limits;
 use super::report::{SearchInfo, SearchOutcome};
 

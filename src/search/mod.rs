@@ -6,6 +6,7 @@ mod alphabeta;
 mod bench;
 mod book;
 mod busy;
+mod deadlines;
 mod engine;
 mod eval;
 mod go;

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use crate::board::{Bitboard, Position, Square, Word};
 
 use super::alphabeta::{MAX_PLY, Searcher, is_proven};
+use super::deadlines::Deadlines;
 use super::engine::Engine;
-use super::go::Deadlines;
 use super::limits::Limits;
 use super::parallel;
 use super::prover::{Budget, Prover, ProverStats};
