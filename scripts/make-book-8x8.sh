@@ -7,7 +7,7 @@
 # run it again, and it proves only the rest. About 50 minutes on 2 cores for the
 # defaults (4,312 leaves). `slimetrail book --verify src/search/book/8x8.txt`
 # proves every move again (hours); the test `a_sample_of_the_8x8_book_wins`
-# proves a sample of it in `cargo test`.
+# proves a sample of it in CI's slow checks (`cargo test -- --ignored slow_checks`).
 #
 # Usage: scripts/make-book-8x8.sh [DIR] [PLIES] [HARD_NODES] [JOBS] [HASH]
 #   (defaults target/book-8x8, 5, 100000, 2, 4096)

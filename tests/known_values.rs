@@ -1,6 +1,6 @@
-//! The known game values of 7×7, proven by `solve` move by move (the README lists them):
-//! from the centre d4 player 1 wins and every first move wins; from e5 player 1
-//! wins, and of the first moves exactly f4, d6 and f6 lose.
+//! The known game values of 7×7, proven move by move with the proof search of `solve`
+//! (the README lists them): from the centre d4 player 1 wins and every first move
+//! wins; from e5 player 1 wins, and of the first moves exactly f4, d6 and f6 lose.
 
 use std::sync::atomic::AtomicBool;
 
@@ -9,7 +9,7 @@ use slimetrail::search::{Engine, EngineOptions, Limits, Verdict};
 
 fn verdict(engine: &mut Engine, position: &Position) -> Verdict {
     let stop = AtomicBool::new(false);
-    let outcome = engine.solve(position, &Limits::default(), &stop, &mut |_| {});
+    let outcome = engine.prove(position, &Limits::default(), &stop, &mut |_| {});
     outcome
         .verdict
         .unwrap_or_else(|| panic!("no verdict for {position}"))

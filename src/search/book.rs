@@ -305,45 +305,82 @@ mod tests {
         assert!(failures[0].contains("\tc7\t"), "{failures:?}");
     }
 
-    /// The built-in book: every line reads, and every move is proven to win.
+    /// The built-in book: every line reads, each position once, and a sample of its
+    /// moves spread over the book (every 25th line) is proven to win; the proof of
+    /// every move is the slow check below.
     #[test]
-    fn every_move_of_the_built_in_book_wins() {
+    fn the_built_in_book_reads_and_a_sample_of_its_moves_wins() {
         let lines = parse_book(BOOK_7X7).unwrap();
         let book = Book::builtin(Size::DEFAULT).unwrap();
         assert_eq!(book.len(), lines.len(), "each position once");
-        let failures = verify_book(&lines, &mut |_, _| {});
+        for line in &lines {
+            let hit = book.probe(&line.position).map(|hit| hit.square);
+            assert_eq!(hit, Some(line.square), "{line}");
+        }
+        let sample: Vec<BookLine> = lines.iter().step_by(25).cloned().collect();
+        let failures = verify_book(&sample, &mut |_, _| {});
         assert!(failures.is_empty(), "{failures:#?}");
     }
 
     /// The built-in 8×8 book: every line reads, each position once, all within 5
-    /// plies of e5 with player 2 owning h8; a sample of its moves, spread over the
-    /// book, is proven to win (all of them take hours: `book --verify builtin`).
+    /// plies of e5 with player 2 owning h8, and the lookup finds each line's move.
     #[test]
-    fn a_sample_of_the_8x8_book_wins() {
+    fn the_8x8_book_reads_and_each_position_is_found() {
         let size = Size::new(8, 8).unwrap();
         let lines = parse_book(BOOK_8X8).unwrap();
         let book = Book::builtin(size).unwrap();
         assert!(lines.len() > 1000, "{} lines", lines.len());
         assert_eq!(book.len(), lines.len(), "each position once");
-        let slimed = |line: &BookLine| size.squares() - line.position.open().len() as usize - 1;
         for line in &lines {
             assert!(
-                slimed(line) <= 5,
+                plies_from_start(size, line) <= 5,
                 "{line}: {} plies from the start",
-                slimed(line)
+                plies_from_start(size, line)
             );
             let hit = book.probe(&line.position).map(|hit| hit.square);
             assert_eq!(hit, Some(line.square), "{line}");
         }
-        // The shallower positions take minutes each to prove again.
-        let deep: Vec<&BookLine> = lines.iter().filter(|line| slimed(line) >= 4).collect();
-        let sample: Vec<BookLine> = deep
-            .iter()
-            .step_by(deep.len() / 6)
-            .map(|&l| l.clone())
-            .collect();
-        let failures = verify_book(&sample, &mut |_, _| {});
-        assert!(failures.is_empty(), "{failures:#?}");
+    }
+
+    /// The checks that take minutes: `cargo test -- --ignored slow_checks`, run by
+    /// `.ci/run`.
+    mod slow_checks {
+        use super::*;
+
+        /// Every move of the built-in 7×7 book is proven to win.
+        #[test]
+        #[ignore = "slow: proves all 1,879 moves of the 7x7 book; run with --ignored"]
+        fn every_move_of_the_built_in_book_wins() {
+            let lines = parse_book(BOOK_7X7).unwrap();
+            let failures = verify_book(&lines, &mut |_, _| {});
+            assert!(failures.is_empty(), "{failures:#?}");
+        }
+
+        /// A sample of the 8×8 book's moves, spread over the book, is proven to win
+        /// (all of them take hours: `book --verify builtin --size 8x8`).
+        #[test]
+        #[ignore = "slow: proves a sample of the 8x8 book; run with --ignored"]
+        fn a_sample_of_the_8x8_book_wins() {
+            let size = Size::new(8, 8).unwrap();
+            let lines = parse_book(BOOK_8X8).unwrap();
+            // The shallower positions take minutes each to prove again.
+            let deep: Vec<&BookLine> = lines
+                .iter()
+                .filter(|line| plies_from_start(size, line) >= 4)
+                .collect();
+            let sample: Vec<BookLine> = deep
+                .iter()
+                .step_by(deep.len() / 6)
+                .map(|&l| l.clone())
+                .collect();
+            let failures = verify_book(&sample, &mut |_, _| {});
+            assert!(failures.is_empty(), "{failures:#?}");
+        }
+    }
+
+    /// Plies played to reach the line's position: its slimed squares.
+    fn plies_from_start(size: Size, line: &BookLine) -> usize {
+        size.squares() - line.position.open().len() as usize - 1
     }
 
     /// The book's lengths are those of a full solve, not a bound from the squares
