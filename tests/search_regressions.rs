@@ -223,7 +223,10 @@ fn table_entries_of_another_board_size_are_not_used() {
 /// then read it as a proof: with `Threads 2`, where both share the table from the
 /// start, `go movetime 100` played the losing a5 here, found by
 /// `scripts/bench-missrate.sh 1500 100 1 engine 7x7 2`. Every search must play a
-/// winning move.
+/// winning move. Each is given 5 s, far more than the proof needs (a proven search
+/// ends at once): with 100 ms a search that a loaded machine held up past its
+/// deadline played the move of its scored search, and the test failed for the load,
+/// not for the bug.
 #[test]
 fn scored_upper_bounds_are_not_taken_for_proofs() {
     let grid = Grid::new(7, 7);
@@ -241,7 +244,7 @@ fn scored_upper_bounds_are_not_taken_for_proofs() {
         ..EngineOptions::default()
     });
     let limits = Limits {
-        time: TimeControl::MoveTime(Duration::from_millis(100)),
+        time: TimeControl::MoveTime(Duration::from_millis(5000)),
         ..Limits::default()
     };
     for round in 0..1000 {
