@@ -13,8 +13,11 @@ use arena_support::*;
 ///
 /// Every engine gets [`GENEROUS_TIMEOUT`] to answer, so that on a loaded machine a slow
 /// start-up is not taken for the fault under test; only the engines whose fault is a
-/// missing or late answer (hang) gets a short `timeout` of their own. Engines
-/// that cannot start at all stop the arena before the first game (see `arena_config`).
+/// missing or late answer (hang) gets a short `timeout` of its own. That is its
+/// start-up handshake's deadline too, so it is 1 s: the 200 ms it had before could
+/// be too short for a handshake under a loaded parallel test run (as it was for the
+/// flood tests of `arena_engines`). Engines that cannot start at all stop the arena
+/// before the first game (see `arena_config`).
 const GENEROUS_TIMEOUT: &str = "timeout=10000";
 
 type Case = (
@@ -40,9 +43,9 @@ fn every_fault_loses_with_its_reason_and_the_tournament_completes() {
         (
             "hang",
             &["--hang-at", "1"],
-            &["timeout=200"],
+            &["timeout=1000"],
             "hang",
-            &["hung: no bestmove within 200 ms"],
+            &["hung: no bestmove within 1000 ms"],
         ),
         (
             "garbage",
