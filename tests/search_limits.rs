@@ -62,6 +62,29 @@ fn a_tiny_clock_still_plays_a_searched_move() {
     assert_searched_and_not_trapped("p1time 5 p2time 5");
 }
 
+/// `go depth 1` ran a first proof slice of 100,000 nodes after its one iteration, so
+/// a match between depth-1 engines measured the proof search, not the arena: the
+/// proof's share now follows the scored search's nodes.
+#[test]
+fn a_shallow_depth_limit_costs_only_its_iterations() {
+    let position = Position::start(Size::DEFAULT);
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        ..EngineOptions::default()
+    });
+    let stop = AtomicBool::new(false);
+    for (depth, most) in [(1, 2_000), (2, 2_000), (4, 20_000)] {
+        engine.new_game();
+        let outcome = engine.search(&position, &Limits::depth(depth), &stop, &mut |_| {});
+        assert!(
+            outcome.info.nodes <= most,
+            "go depth {depth} from the 7x7 start searched {} nodes, expected at most {most}",
+            outcome.info.nodes
+        );
+        assert_eq!(outcome.info.depth, depth, "{:?}", outcome.info);
+    }
+}
+
 #[test]
 fn a_depth_limit_leaves_the_proof_search_on() {
     let size: Size = "7x7".parse().expect("7x7 is a board size");

@@ -4,8 +4,11 @@
 //! it keeps its proven subtrees in the table, so every round builds on the last.
 //! If the root is not proven, the scored search deepens for a third of that budget,
 //! never playing a root move the proof search has shown to lose. A proven root ends
-//! the search at once; time, node and depth limits and `stop` end it in between. A
-//! depth limit bounds the scored search only: the rounds go on until it is reached.
+//! the search at once; time, node and depth limits and `stop` end it in between.
+//! Under a depth limit, each round is one scored iteration, and the proof slice
+//! before it gets as many nodes as the last iteration used: the proof search's share
+//! grows with the depth, so `go depth 20` still proves while `go depth 1` costs one
+//! iteration.
 //! A timed search of a position in the built-in book plays the book move at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -99,7 +102,10 @@ impl Engine {
         let max_depth = limits.depth.map_or(i32::MAX, |d| d as i32);
         // No game lasts longer than the reachable squares: a search that deep is exhaustive.
         let exhaustive = reachable_region(geo, pos.open(), pos.snail()).len() as i32 + 3;
-        let mut slice = FIRST_PROOF_SLICE;
+        // Under a depth limit the proof search gets, before each iteration, as many
+        // nodes as the scored search used for the last one: its share grows with the
+        // depth, and a shallow search stays as cheap as its iterations.
+        let depth_limited = limits.depth.is_some();
         let mut searcher = Searcher::new(geo, &self.table, deadlines.budget(stop, 0));
         let first = first_iteration(&mut searcher, pos, deadlines.nodes);
         let mut nodes = searcher.nodes;
@@ -111,9 +117,14 @@ impl Engine {
         nodes += self.record_iteration(&run, &mut outcome, &first, 1, nodes);
         report(&outcome.info);
         let mut depth = 2;
-        if (is_proven(first.score) && first.exact) || depth > exhaustive {
+        if (is_proven(first.score) && first.exact) || depth > exhaustive || depth > max_depth {
             return self.finish(outcome, nodes, &deadlines);
         }
+        let mut slice = if depth_limited {
+            nodes
+        } else {
+            FIRST_PROOF_SLICE
+        };
         // Under a time limit, the scored search gets a third of the time the proof
         // search just had, since its nodes cost more.
         let mut scored_until = None;
@@ -133,10 +144,11 @@ impl Engine {
                 return self.finish_proven(&run, proven, nodes, outcome.info.seldepth, report);
             }
             let allowed = not_proven_losing(self, pos, safe);
-            if let Some(hard) = deadlines.hard {
+            if let (Some(hard), false) = (deadlines.hard, depth_limited) {
                 scored_until = Some(hard.min(Instant::now() + slice_start.elapsed() / 3));
             }
-            let round_budget = slice / 3;
+            // Under a depth limit, one iteration a round, as deep as its nodes go.
+            let round_budget = if depth_limited { u64::MAX } else { slice / 3 };
             let round_start = nodes;
             loop {
                 if depth > max_depth || stop.load(Ordering::Relaxed) || deadlines.past_hard() {
@@ -161,8 +173,15 @@ impl Engine {
                 {
                     return self.finish(outcome, nodes, &deadlines);
                 }
+                if depth_limited {
+                    break;
+                }
             }
-            slice = slice.saturating_mul(4);
+            slice = if depth_limited {
+                (nodes - round_start).max(1)
+            } else {
+                slice.saturating_mul(4)
+            };
             let out_of_nodes = nodes >= deadlines.nodes;
             if depth > max_depth
                 || out_of_nodes
