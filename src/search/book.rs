@@ -99,6 +99,29 @@ impl fmt::Display for BookError {
 
 impl std::error::Error for BookError {}
 
+/// A book line whose position is of another board size than the book's.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BookSizeError {
+    /// The line's position.
+    pub position: Position,
+    /// The book's board size.
+    pub expected: Size,
+}
+
+impl fmt::Display for BookSizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "book position {} is {}: expected {}",
+            self.position,
+            self.position.size(),
+            self.expected
+        )
+    }
+}
+
+impl std::error::Error for BookSizeError {}
+
 /// One entry as written: the position, the move and the plies.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct BookLine {
@@ -167,15 +190,14 @@ pub struct Book {
 
 impl Book {
     /// A book of `lines` for positions of `size` (lines of other sizes are errors).
-    pub fn new(size: Size, lines: &[BookLine]) -> Result<Book, String> {
+    pub fn new(size: Size, lines: &[BookLine]) -> Result<Book, BookSizeError> {
         let mut entries = HashMap::with_capacity(lines.len());
         for line in lines {
             if line.position.size() != size {
-                return Err(format!(
-                    "book position {} is {}: expected {size}",
-                    line.position,
-                    line.position.size()
-                ));
+                return Err(BookSizeError {
+                    position: line.position,
+                    expected: size,
+                });
             }
             let (key, mirrored) = book_key(&line.position);
             let square = if mirrored {

@@ -26,8 +26,8 @@ mod tt;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, BenchLine};
 pub use book::{
-    Book, BookError, BookKey, BookLine, BookMove, book_key, builtin_text, parse_book, parse_line,
-    verify_book,
+    Book, BookError, BookKey, BookLine, BookMove, BookSizeError, book_key, builtin_text,
+    parse_book, parse_line, verify_book,
 };
 pub use engine::{
     Engine, EngineOptions, Evaluation, HASH_MB, LEVEL, MOVE_OVERHEAD_MS, OptionRange, SEED,

@@ -18,6 +18,7 @@
 //! exits; the end of input lets the running job and the waiting commands finish
 //! (a search only `stop` could end is stopped), then exits.
 
+mod error;
 mod jobs;
 mod options;
 mod reader;
@@ -28,16 +29,17 @@ use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
-pub use reader::MAX_LINE_BYTES;
+pub use crate::protocol::MAX_LINE_BYTES;
 
 use crate::protocol::Message;
+use error::LineError;
 use jobs::JobDone;
 use session::{Flow, Session};
 
 /// What the main thread reacts to.
 enum Event {
     /// A parsed line from the GUI, or why it could not be parsed.
-    Line(Result<Message, String>),
+    Line(Result<Message, LineError>),
     /// The input ended (or could not be read any more).
     Eof,
     /// A job finished, giving the engine back.

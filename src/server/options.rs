@@ -1,6 +1,7 @@
 //! The engine options offered over the protocol: their declarations for `ugi` and
 //! how `setoption` changes them.
 
+use super::error::OptionError;
 use crate::protocol::{Message, OptionDecl, OptionKind};
 use crate::search::{
     EngineOptions, LEVEL, MOVE_OVERHEAD_MS, OptionRange, SEED, THREADS, hash_range,
@@ -100,23 +101,18 @@ pub(super) fn apply(
     options: &EngineOptions,
     name: &str,
     value: Option<&str>,
-) -> Result<EngineOptions, String> {
+) -> Result<EngineOptions, OptionError> {
     if let Some(option) = CHECK_OPTIONS.iter().find(|o| same_name(o.name, name)) {
         let on = match value.map(str::to_ascii_lowercase).as_deref() {
             Some("true") => true,
             Some("false") => false,
             Some(other) => {
-                return Err(format!(
-                    "setoption: bad {} value '{other}': expected true or false",
-                    option.name
-                ));
+                return Err(OptionError::NotTrueOrFalse {
+                    option: option.name,
+                    value: other.to_string(),
+                });
             }
-            None => {
-                return Err(format!(
-                    "setoption: {} needs 'value true' or 'value false'",
-                    option.name
-                ));
-            }
+            None => return Err(OptionError::CheckWithoutValue(option.name)),
         };
         let mut changed = *options;
         (option.set)(&mut changed, on);
@@ -128,33 +124,33 @@ pub(super) fn apply(
             .map(|o| o.name)
             .chain(CHECK_OPTIONS.iter().map(|o| o.name))
             .collect();
-        return Err(format!(
-            "setoption: unknown option '{name}': expected one of {}",
-            known.join(", ")
-        ));
+        return Err(OptionError::Unknown {
+            name: name.to_string(),
+            known,
+        });
     };
     let range = (option.range)();
-    let expected = format!(
-        "expected a whole number from {} to {}",
-        range.min, range.max
-    );
+    let range = (range.min, range.max);
     let text = match value {
         Some(text) if !text.is_empty() => text,
         _ => {
-            return Err(format!(
-                "setoption: {} needs 'value N': {expected}",
-                option.name
-            ));
+            return Err(OptionError::SpinWithoutValue {
+                option: option.name,
+                range,
+            });
         }
     };
-    let number: i64 = text
-        .parse()
-        .map_err(|_| format!("setoption: bad {} value '{text}': {expected}", option.name))?;
-    if number < range.min || number > range.max {
-        return Err(format!(
-            "setoption: {} {number} is out of range: {expected}",
-            option.name
-        ));
+    let number: i64 = text.parse().map_err(|_| OptionError::NotANumber {
+        option: option.name,
+        value: text.to_string(),
+        range,
+    })?;
+    if number < range.0 || number > range.1 {
+        return Err(OptionError::OutOfRange {
+            option: option.name,
+            number,
+            range,
+        });
     }
     let mut changed = *options;
     (option.set)(&mut changed, number);
@@ -180,7 +176,9 @@ mod tests {
     #[test]
     fn bad_settings_say_what_is_expected() {
         let defaults = EngineOptions::default();
-        let error = |name: &str, value: Option<&str>| apply(&defaults, name, value).unwrap_err();
+        let error = |name: &str, value: Option<&str>| {
+            apply(&defaults, name, value).unwrap_err().to_string()
+        };
         assert!(
             error("Ponder", Some("true")).contains("unknown option 'Ponder': expected one of Hash")
         );

@@ -14,10 +14,8 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex};
 
 use super::Event;
-use crate::protocol::Message;
-
-/// The longest line accepted, in bytes; longer lines are answered with an error.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+use super::error::LineError;
+use crate::protocol::{MAX_LINE_BYTES, Message};
 
 /// Lines read but not yet carried out, at most: the commands a caller may send
 /// ahead of a running search without waiting.
@@ -114,24 +112,19 @@ fn deliver(bytes: &[u8], length: usize, events: &Sender<Event>, credit: &Credit)
 /// blank line.
 pub(super) fn line_event(bytes: &[u8], length: usize) -> Option<Event> {
     if length > MAX_LINE_BYTES {
-        return Some(Event::Line(Err(format!(
-            "the line is too long ({length} bytes): expected at most {MAX_LINE_BYTES} bytes per line"
-        ))));
+        return Some(Event::Line(Err(LineError::TooLong(length))));
     }
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
-            return Some(Event::Line(Err(format!(
-                "the line is not valid UTF-8 (bad byte at offset {}): expected UTF-8 text",
-                e.valid_up_to()
-            ))));
+            return Some(Event::Line(Err(LineError::NotUtf8(e.valid_up_to()))));
         }
     };
     if text.trim_matches([' ', '\t', '\r']).is_empty() {
         return None;
     }
     log::debug!("<< {text}");
-    Some(Event::Line(text.parse().map_err(|e| format!("{e}"))))
+    Some(Event::Line(text.parse().map_err(LineError::Unparsed)))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
+use super::error::{LineError, MoveRefused};
 use super::jobs::{Job, JobDone, JobResult, Task, report};
 use super::reader::Credit;
 use super::{Event, Output, options, wire};
@@ -43,7 +44,7 @@ pub(super) struct Session {
     engine: Option<Engine>,
     job: Option<Job>,
     /// Lines waiting for the running job to end, in the order they came.
-    waiting: VecDeque<Result<Message, String>>,
+    waiting: VecDeque<Result<Message, LineError>>,
     /// The reader's count of lines not yet handled.
     credit: Credit,
     /// Whether the input has ended: exit once the work is done.
@@ -136,7 +137,7 @@ impl Session {
             self.credit.give_back();
             let flow = match line {
                 Err(problem) => {
-                    self.output.error(&problem);
+                    self.output.error(&problem.to_string());
                     Flow::Continue
                 }
                 Ok(message) if self.job.is_some() => self.during_job(message),
@@ -281,7 +282,7 @@ impl Session {
                     )),
                 }
             }
-            Err(problem) => self.output.error(&problem),
+            Err(problem) => self.output.error(&problem.to_string()),
         }
     }
 
@@ -422,7 +423,7 @@ impl Session {
 
 /// Whether a line starts a job that only `stop` ends (`go infinite`, a bare `go`,
 /// `solve infinite`).
-fn only_stop_ends(line: &Result<Message, String>) -> bool {
+fn only_stop_ends(line: &Result<Message, LineError>) -> bool {
     match line {
         Ok(Message::Go(args)) => args.infinite || *args == GoArgs::default(),
         Ok(Message::Solve(args)) => args.infinite,
@@ -442,21 +443,21 @@ fn legal_names(position: &Position) -> Vec<String> {
 }
 
 /// The square a move names, if it is legal here; otherwise why not and what would be.
-fn legal_move(position: &Position, name: SquareName) -> Result<Square, String> {
-    let problem = match position.size().resolve(name) {
-        Ok(to) => match position.check_move(to) {
-            Ok(()) => return Ok(to),
-            Err(e) => e.to_string(),
-        },
-        Err(e) => e.to_string(),
-    };
-    Err(match position.outcome() {
-        Outcome::Decided { winner, reason } => {
-            format!("the game is over ({winner} won, {reason}): expected newgame or position first")
-        }
-        Outcome::Ongoing => format!(
-            "{problem}: expected one of {}",
-            legal_names(position).join(" ")
-        ),
-    })
+fn legal_move(position: &Position, name: SquareName) -> Result<Square, MoveRefused> {
+    let to = position
+        .size()
+        .resolve(name)
+        .map_err(|error| refused(position, |legal| MoveRefused::OffBoard { error, legal }))?;
+    position
+        .check_move(to)
+        .map_err(|error| refused(position, |legal| MoveRefused::Illegal { error, legal }))?;
+    Ok(to)
+}
+
+/// Why a move was refused: the game is over, or `why` with the legal moves.
+fn refused(position: &Position, why: impl FnOnce(Vec<String>) -> MoveRefused) -> MoveRefused {
+    match position.outcome() {
+        Outcome::Decided { winner, reason } => MoveRefused::GameOver { winner, reason },
+        Outcome::Ongoing => why(legal_names(position)),
+    }
 }
