@@ -6,6 +6,7 @@
 //! - [`server`]: the engine's protocol adapter, the session loop of `slimetrail`.
 //! - [`arena`]: tournaments between engines and their statistics.
 //! - [`cli`]: the command lines of the two binaries.
+//! - [`shard`]: the `K/N` share of a list of work, for sharded tournaments and proofs.
 //! - [`rng`]: a small reproducible random number generator.
 
 #[cfg(not(unix))]
@@ -22,3 +23,4 @@ pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod server;
+pub mod shard;

@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::solve_report::{SolveReport, Status};
-use super::split::{self, ProofSettings, Shard};
+use super::split::{self, ProofSettings};
 use super::{PositionArgs, print_json};
 use crate::search::{Engine, EngineOptions, HASH_MB, Limits, SearchInfo, THREADS, TimeControl};
+use crate::shard::Shard;
 
 /// Exit status after Ctrl-C (128 + SIGINT, as shells report it).
 pub const INTERRUPTED_EXIT_CODE: u8 = 130;

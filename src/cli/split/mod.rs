@@ -10,7 +10,6 @@ pub use report::merge_dir;
 
 use std::fs;
 use std::path::Path;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -18,6 +17,7 @@ use self::results::{Appender, POSITIONS_FILE, Record, Results, Split, verdict_na
 use self::tree::{canonical, merge, sub_problems};
 use crate::board::Position;
 use crate::search::{Engine, EngineOptions, Limits, Score, TimeControl, Verdict};
+use crate::shard::Shard;
 
 /// Nodes of the short proof that `--split` tries on every node before expanding
 /// it (or listing it as a sub-problem): easy nodes are settled at once.
@@ -30,30 +30,6 @@ const MATE_RANK: i64 = 1 << 40;
 const JUDGE_HASH_MB: usize = 64;
 /// Most table the short proofs of `--split` use, in MiB.
 const SPLIT_HASH_MB: u64 = 256;
-
-/// Which share of a list a process takes: the `K`-th of `N`, counted from 1.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Shard {
-    /// Which share, from 1 to `count`.
-    pub index: usize,
-    /// How many shares.
-    pub count: usize,
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let expected = || format!("expected K/N with 1 <= K <= N, such as 2/8; found {text:?}");
-        let (k, n) = text.split_once('/').ok_or_else(expected)?;
-        let k: usize = k.trim().parse().map_err(|_| expected())?;
-        let n: usize = n.trim().parse().map_err(|_| expected())?;
-        if k == 0 || k > n {
-            return Err(expected());
-        }
-        Ok(Shard { index: k, count: n })
-    }
-}
 
 /// What the shards and the split prove with: table, threads, per-position limits.
 pub struct ProofSettings {
@@ -254,7 +230,7 @@ pub fn shard(
         .positions
         .iter()
         .enumerate()
-        .filter(|(i, _)| i % shard.count == shard.index - 1)
+        .filter(|&(i, _)| shard.owns(i))
         .map(|(_, p)| p)
         .collect();
     let (mut proven, mut skipped, mut unfinished) = (0, 0, 0);
