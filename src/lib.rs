@@ -4,6 +4,7 @@
 //! - [`search`]: the engine core behind `go`, `solve` and `bench`.
 //! - [`protocol`]: the wire format shared by engines, GUIs and the arena.
 //! - [`server`]: the engine's protocol adapter, the session loop of `slimetrail`.
+//! - [`proof`]: sharded proofs (split, shards, merge) and the report of `solve`.
 //! - [`arena`]: tournaments between engines and their statistics.
 //! - [`cli`]: the command lines of the two binaries.
 //! - [`shard`]: the `K/N` share of a list of work, for sharded tournaments and proofs.
@@ -19,6 +20,7 @@ pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod gui;
+pub mod proof;
 pub mod protocol;
 pub mod rng;
 pub mod search;

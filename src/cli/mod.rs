@@ -10,8 +10,6 @@ mod gui;
 mod perft;
 mod play;
 mod solve;
-mod solve_report;
-mod split;
 
 pub use arena::arena_main;
 

@@ -7,9 +7,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::solve_report::{SolveReport, Status};
-use super::split::{self, ProofSettings};
 use super::{PositionArgs, print_json};
+use crate::proof::{self as split, ProofSettings, SolveReport, Status};
 use crate::search::{Engine, EngineOptions, HASH_MB, Limits, SearchInfo, THREADS, TimeControl};
 use crate::shard::Shard;
 
@@ -123,7 +122,12 @@ pub struct SolveArgs {
 /// the speed; or, when a limit or Ctrl-C ends the proof first, what is known.
 pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
     if let Some(dir) = &args.merge {
-        split::merge_dir(dir, args.json)?;
+        let report = split::merge_dir(dir)?;
+        if args.json {
+            print_json(&report)?;
+        } else {
+            print!("{}", split::merge_text(&report));
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let settings = ProofSettings {

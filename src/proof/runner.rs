@@ -1,20 +1,12 @@
-//! `slimetrail solve --split`, `--positions` and `--merge`: a proof shared out as
-//! independent sub-problems, proven by shards run as separate processes (by a batch
-//! scheduler, GNU parallel, or by hand), and merged back into the root's verdict.
-
-mod report;
-mod results;
-mod tree;
-
-pub use report::merge_dir;
+//! The split of a proof into sub-problems, and the shards that prove them.
 
 use std::fs;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use self::results::{Appender, POSITIONS_FILE, Record, Results, Split, verdict_name};
-use self::tree::{canonical, merge, sub_problems};
+use super::results::{self, Appender, POSITIONS_FILE, Record, Results, Split, verdict_name};
+use super::tree::{canonical, merge, sub_problems};
 use crate::board::Position;
 use crate::search::{Engine, EngineOptions, Limits, Score, TimeControl, Verdict};
 use crate::shard::Shard;

@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::{milliseconds, per_second};
 use crate::board::{Position, Side, Square};
 use crate::search::{PartialProof, Score, SolveOutcome, Verdict};
 
@@ -51,8 +50,8 @@ impl Figures {
     fn new(nodes: u64, time: Duration) -> Figures {
         Figures {
             nodes,
-            time_ms: milliseconds(time),
-            nps: per_second(nodes, time),
+            time_ms: time.as_micros() as f64 / 1000.0,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64,
         }
     }
 

@@ -8,12 +8,11 @@ use serde::Serialize;
 use super::results::{POSITIONS_FILE, Results, Split, verdict_name};
 use super::tree::{Value, canonical, merge};
 use crate::board::Position;
-use crate::cli::print_json;
 use crate::search::Verdict;
 
 /// One move of the root in a merge report.
 #[derive(Serialize, Clone, Debug)]
-struct MoveReport {
+pub struct MoveReport {
     #[serde(rename = "move")]
     square: String,
     /// "win", "loss" (for the root's side to move), or "open".
@@ -22,9 +21,9 @@ struct MoveReport {
     open: usize,
 }
 
-/// The report of `solve --merge`; its fields are those `--json` prints.
+/// The report of a merge; its fields are those of the JSON report.
 #[derive(Serialize, Clone, Debug)]
-struct MergeReport {
+pub struct MergeReport {
     root: String,
     depth: u32,
     side_to_move: u8,
@@ -50,9 +49,10 @@ struct MergeReport {
     torn_lines: usize,
 }
 
-/// `solve --merge DIR`: the root's verdict by minimax over the results so far, the
-/// value of each root move, and the open sub-problems that still matter.
-pub fn merge_dir(dir: &Path, json: bool) -> Result<(), String> {
+/// The merge of the split directory `dir`: the root's verdict by minimax over the
+/// results so far, the value of each root move, and the open sub-problems that
+/// still matter.
+pub fn merge_dir(dir: &Path) -> Result<MergeReport, String> {
     let split = Split::read(&dir.join(POSITIONS_FILE))?;
     let results = Results::read(dir)?;
     let known = results.known();
@@ -101,12 +101,7 @@ pub fn merge_dir(dir: &Path, json: bool) -> Result<(), String> {
         time_ms: results.records.iter().fold(0.0, |sum, r| sum + r.time_ms),
         torn_lines: results.torn,
     };
-    if json {
-        print_json(&report)
-    } else {
-        print!("{}", text(&report));
-        Ok(())
-    }
+    Ok(report)
 }
 
 /// The winning move of `root` that a record of the root itself gives, if any (the
@@ -130,7 +125,7 @@ fn recorded_winning_move(root: &Position, results: &Results) -> Option<String> {
 }
 
 /// The merge report as text.
-fn text(report: &MergeReport) -> String {
+pub fn text(report: &MergeReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
