@@ -6,6 +6,7 @@
 //! - [`server`]: the engine's protocol adapter, the session loop of `slimetrail`.
 //! - [`proof`]: sharded proofs (split, shards, merge) and the report of `solve`.
 //! - [`arena`]: tournaments between engines and their statistics.
+//! - [`book_builder`]: opening-book generation (walk, leaves-first proofs, minimax).
 //! - [`cli`]: the command lines of the two binaries.
 //! - [`shard`]: the `K/N` share of a list of work, for sharded tournaments and proofs.
 //! - [`rng`]: a small reproducible random number generator.
@@ -18,6 +19,7 @@ compile_error!(
 
 pub mod arena;
 pub mod board;
+pub mod book_builder;
 pub mod cli;
 pub mod gui;
 pub mod proof;

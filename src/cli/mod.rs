@@ -5,7 +5,6 @@ mod arena_compat;
 mod arena_stats;
 mod bench;
 mod book;
-mod book_tree;
 mod gui;
 mod perft;
 mod play;

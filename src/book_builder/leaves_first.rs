@@ -1,7 +1,7 @@
 //! `slimetrail book --leaves-first DIR`: an opening book for boards where proving
 //! every position near the start one by one costs too much (8×8 and up).
 //!
-//! The walk ([`walk`]) is [`super::book::generate`]'s too, but here only the
+//! The walk ([`walk`]) is [`super::generate`]'s too, but here only the
 //! positions at the last ply (the leaves) are proven, on `--jobs` threads, each with its own
 //! table and the leaves in walk order, so that siblings share their proofs. Every
 //! shallower position then takes its value from its children by minimax, with no
@@ -400,7 +400,7 @@ mod tests {
     fn the_leaves_first_book_holds_the_positions_of_the_one_by_one_book() {
         let starts = [start("5x5", "c3"), start("5x5", "d4")];
         let (plies, hard) = (4, 30);
-        let one_by_one = super::super::book::generate(&starts, plies, hard, &mut |_| {});
+        let one_by_one = super::super::generate(&starts, plies, hard, &mut |_| {});
         let dir = scratch("leaves-first");
         let layers = walk(&starts, plies);
         let leaves = &layers[plies as usize];
