@@ -25,6 +25,8 @@ pub mod gui;
 pub mod proof;
 pub mod protocol;
 pub mod rng;
+#[cfg(test)]
+mod scratch;
 pub mod search;
 pub mod server;
 pub mod shard;

@@ -1,232 +1,233 @@
-//! The split of a proof into sub-problems, and the shards that prove them.
+//! The shard runner: proves a share of the sub-problems of a split, appending each
+//! result to its own results file, skipping what need not be proved, and watching
+//! the results of the other shards while it proves.
 
-use std::fs;
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::results::{self, Appender, POSITIONS_FILE, Record, Results, Split, verdict_name};
-use super::tree::{canonical, merge, sub_problems};
+use super::error::ProofError;
+use super::positions::Split;
+use super::results::{self, Appender, Record, Results};
+use super::settings::{ProofSettings, prove};
+use super::tree::{Known, merge};
 use crate::board::Position;
-use crate::search::{Engine, EngineOptions, Limits, Score, TimeControl, Verdict};
 use crate::shard::Shard;
 
-/// Nodes of the short proof that `--split` tries on every node before expanding
-/// it (or listing it as a sub-problem): easy nodes are settled at once.
-pub const SPLIT_PROOF_NODES: u64 = 20_000;
-/// Nodes of the scored search that ranks each move of a node of `--split`.
-const RANK_NODES: u64 = 100_000;
-/// Rank of a proven win for the side to move (less the plies): above any score.
-const MATE_RANK: i64 = 1 << 40;
-/// Table of the scored searches that rank the moves, in MiB.
-const JUDGE_HASH_MB: usize = 64;
-/// Most table the short proofs of `--split` use, in MiB.
-const SPLIT_HASH_MB: u64 = 256;
+/// How often a shard looks at the results of others while it proves a sub-problem.
+pub const WATCH_INTERVAL: Duration = Duration::from_secs(2);
 
-/// What the shards and the split prove with: table, threads, per-position limits.
-pub struct ProofSettings {
-    /// Table size in MiB.
-    pub hash_mb: u64,
-    /// Proof threads.
-    pub threads: u64,
-    /// Node limit of each sub-problem.
-    pub nodes: Option<u64>,
-    /// Time limit of each sub-problem.
-    pub time: Option<Duration>,
-    /// Node limit of the first of passes with eight times the nodes each.
-    pub first_nodes: Option<u64>,
+/// Why a shard does not prove a sub-problem of its share.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Skip {
+    /// A results file proves it.
+    Proven,
+    /// An unfinished attempt with at least the limits of this one is on record.
+    Tried,
+    /// The results so far settle every line through it: its value cannot change
+    /// the root's.
+    NoLongerNeeded,
 }
 
-impl ProofSettings {
-    fn engine(&self, hash_mb: u64) -> Engine {
-        Engine::new(EngineOptions {
-            hash_mb: hash_mb as usize,
-            threads: self.threads as usize,
-            huge_pages: true,
-            ..EngineOptions::default()
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Skip::Proven => "proven already",
+            Skip::Tried => "tried already within the same limits",
+            Skip::NoLongerNeeded => {
+                "no longer needed: the results so far settle every line through it"
+            }
         })
     }
+}
 
-    /// The node limits of the passes over the sub-problems: one pass within
-    /// `nodes`, or with `first_nodes`, passes of eight times the nodes each until
-    /// that limit.
-    fn passes(&self) -> Vec<Option<u64>> {
-        let mut passes = Vec::new();
-        if let Some(mut n) = self.first_nodes {
-            while self.nodes.is_none_or(|last| n < last) {
-                passes.push(Some(n));
-                n = n.saturating_mul(8);
-                if n == u64::MAX {
-                    break;
+/// Whether the sub-problem `name` of `split` need not be proved now, with `results`
+/// on record, by an attempt within `limit_nodes` and `limit_ms` (`None`: no limit),
+/// and why.
+pub fn skip_reason(
+    split: &Split,
+    results: &Results,
+    name: &str,
+    limit_nodes: Option<u64>,
+    limit_ms: Option<u64>,
+) -> Option<Skip> {
+    let known = results.known();
+    if known.contains_key(name) {
+        Some(Skip::Proven)
+    } else if results
+        .records()
+        .any(|r| r.position == name && r.covers(limit_nodes, limit_ms))
+    {
+        Some(Skip::Tried)
+    } else if settled(split, &known, name) {
+        Some(Skip::NoLongerNeeded)
+    } else {
+        None
+    }
+}
+
+/// Whether `known` settles every line of `split` through the sub-problem `name`
+/// (or `name` itself): it is not among the open sub-problems that still matter.
+fn settled(split: &Split, known: &Known, name: &str) -> bool {
+    !merge(&split.root, split.depth, known)
+        .open
+        .iter()
+        .any(|p| p == name)
+}
+
+/// What a shard does, as it does it.
+#[derive(Clone, Copy, Debug)]
+pub enum ShardEvent<'a> {
+    /// A pass over the share begins (only when there are several passes).
+    Pass {
+        /// The pass, from 1.
+        number: usize,
+        /// Its node limit a sub-problem, if any.
+        nodes: Option<u64>,
+    },
+    /// A sub-problem is skipped (in the last pass).
+    Skipped {
+        /// The sub-problem.
+        position: &'a str,
+        /// Why.
+        why: Skip,
+    },
+    /// A stop request ended the proof of a sub-problem, and the shard.
+    Interrupted {
+        /// The sub-problem.
+        position: &'a str,
+    },
+    /// The results of others settled the sub-problem while it was proved.
+    Abandoned {
+        /// The sub-problem.
+        position: &'a str,
+        /// Nodes spent on it.
+        nodes: u64,
+    },
+    /// An attempt was recorded: a proof, or an attempt that reached its limit.
+    Recorded(&'a Record),
+}
+
+impl fmt::Display for ShardEvent<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ShardEvent::Pass {
+                number,
+                nodes: Some(n),
+            } => write!(f, "pass {number}: at most {n} nodes a sub-problem"),
+            ShardEvent::Pass {
+                number,
+                nodes: None,
+            } => write!(f, "pass {number}: no node limit"),
+            ShardEvent::Skipped { position, why } => write!(f, "skip {position}: {why}"),
+            ShardEvent::Interrupted { position } => write!(
+                f,
+                "interrupted while proving {position}; nothing recorded for it"
+            ),
+            ShardEvent::Abandoned { position, nodes } => write!(
+                f,
+                "abandoned {position} after {nodes} nodes: the results of others settled it \
+                 or every line through it; nothing recorded for it"
+            ),
+            ShardEvent::Recorded(record) => {
+                let seconds = record.time_ms / 1000.0;
+                let (name, nodes) = (&record.position, record.nodes);
+                match (&record.verdict, &record.best_move) {
+                    (Some(v), Some(m)) => {
+                        write!(f, "{name}: {v} ({m}), {nodes} nodes in {seconds:.3} s")
+                    }
+                    (Some(v), None) => write!(f, "{name}: {v}, {nodes} nodes in {seconds:.3} s"),
+                    (None, _) => write!(
+                        f,
+                        "{name}: open after {nodes} nodes in {seconds:.3} s (limit reached)"
+                    ),
                 }
             }
         }
-        passes.push(self.nodes);
-        passes
-    }
-
-    fn limits(&self) -> Limits {
-        let mut limits = Limits::default();
-        if let Some(time) = self.time {
-            limits.time = TimeControl::MoveTime(time);
-        }
-        limits.nodes = self.nodes;
-        limits
     }
 }
 
-/// Proves `position` within `limits` and makes a record of it by `by`.
-fn prove(
-    engine: &mut Engine,
-    position: &Position,
-    limits: &Limits,
-    settings: &ProofSettings,
-    stop: &AtomicBool,
-    by: &str,
-) -> Record {
-    // The record names the canonical position: its move must be of that position.
-    let name = canonical(position);
-    let position: Position = name.parse().unwrap_or(*position);
-    let position = &position;
-    let outcome = engine.prove(position, limits, stop, &mut |_| {});
-    let winning = outcome
-        .best_move
-        .filter(|_| outcome.verdict == Some(Verdict::Win));
-    Record {
-        position: name,
-        verdict: outcome.verdict.map(|v| verdict_name(v).to_string()),
-        best_move: winning.map(|square| position.name(square)),
-        nodes: outcome.proof_nodes,
-        time_ms: outcome.proof_time.as_secs_f64() * 1000.0,
-        limit_nodes: limits.nodes,
-        limit_ms: settings.time.map(|t| t.as_millis() as u64),
-        by: by.to_string(),
+/// What a shard did in all.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShardSummary {
+    /// The share.
+    pub shard: Shard,
+    /// Sub-problems proven.
+    pub proven: usize,
+    /// Sub-problems left open at the last pass's limit.
+    pub unfinished: usize,
+    /// Sub-problems skipped or abandoned.
+    pub skipped: usize,
+    /// Nodes of the attempts recorded.
+    pub nodes: u64,
+    /// Proof time of the attempts recorded, in milliseconds.
+    pub time_ms: f64,
+    /// The shard's results file.
+    pub results_file: PathBuf,
+}
+
+impl fmt::Display for ShardSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "shard {}: {} proven, {} unfinished, {} skipped; {} nodes in {:.3} s; results in {}",
+            self.shard,
+            self.proven,
+            self.unfinished,
+            self.skipped,
+            self.nodes,
+            self.time_ms / 1000.0,
+            self.results_file.display()
+        )
     }
 }
 
-/// `solve --split DEPTH --out DIR`: writes the sub-problems at `depth` plies below
-/// `root` to `DIR/positions.txt`, after short proofs of `short_proof_nodes` nodes
-/// (none if 0) that settle the easy nodes (their results go to
-/// `DIR/results-split.jsonl`).
-pub fn split(
-    root: &Position,
-    depth: u32,
-    short_proof_nodes: u64,
-    dir: &Path,
-    settings: &ProofSettings,
-) -> Result<(), String> {
-    fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create the split directory {}: {e}", dir.display()))?;
-    let list = dir.join(POSITIONS_FILE);
-    if list.exists() {
-        return Err(format!(
-            "{} exists already; expected a new or empty directory for the split \
-             (merge or resume that split with --merge or --positions instead)",
-            list.display()
-        ));
+/// The directory of a positions file (`.` for a bare file name).
+fn directory_of(file: &Path) -> &Path {
+    match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
     }
-    let started = Instant::now();
-    let mut engine = settings.engine(settings.hash_mb.min(SPLIT_HASH_MB));
-    let mut judge = Engine::new(EngineOptions {
-        hash_mb: JUDGE_HASH_MB,
-        ..EngineOptions::default()
-    });
-    let mut appender = Appender::open(&results::split_file(dir))?;
-    let limits = Limits::nodes(short_proof_nodes.max(1));
-    let stop = AtomicBool::new(false);
-    let mut settled_count = 0;
-    let mut failure = None;
-    let mut settled = |position: &Position| {
-        if short_proof_nodes == 0 {
-            return false;
-        }
-        let record = prove(&mut engine, position, &limits, settings, &stop, "split");
-        if record.verdict().is_none() {
-            return false;
-        }
-        if let Err(e) = appender.append(&record) {
-            failure.get_or_insert(e);
-            return false;
-        }
-        settled_count += 1;
-        true
-    };
-    // Lower ranks first: the position after the move is worst for the opponent,
-    // by a short scored search.
-    let mut rank = |position: &Position| {
-        if position.outcome().is_over() {
-            return 0;
-        }
-        let limits = Limits::nodes(RANK_NODES);
-        match judge
-            .search(position, &limits, &stop, &mut |_| {})
-            .info
-            .score
-        {
-            Some(Score::Mate(n)) if n > 0 => MATE_RANK - i64::from(n),
-            Some(Score::Mate(n)) => -MATE_RANK - i64::from(n),
-            Some(Score::Cp(cp)) => i64::from(cp),
-            None => 0,
-        }
-    };
-    let positions = sub_problems(root, depth, &mut settled, &mut rank);
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let split = Split {
-        root: *root,
-        depth,
-        positions,
-    };
-    fs::write(&list, split.text())
-        .map_err(|e| format!("cannot write the positions file {}: {e}", list.display()))?;
-    println!(
-        "split {root} at depth {depth}: {} sub-problems in {}; settled {settled_count} positions \
-         with short proofs of {} nodes each, in {}; {:.1} s",
-        split.positions.len(),
-        list.display(),
-        short_proof_nodes,
-        results::split_file(dir).display(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
 }
 
-/// `solve --positions FILE --shard K/N`: proves the `K`-th of `N` shares of the
-/// sub-problems of `FILE` (every `N`-th, from the `K`-th), appending each result to
-/// `results-K-of-N.jsonl` beside it. Skips sub-problems that any results file there
-/// already proves, that an unfinished attempt with at least the same limits already
-/// tried, or that no longer matter because the merge of the results so far has
-/// settled every line through them; abandons the sub-problem it proves, recording
-/// nothing, as soon as that becomes true of it. Stops at `stop`, recording nothing
-/// of the sub-problem it was proving.
-pub fn shard(
+/// Proves `shard`'s share of the sub-problems of the positions file `file` (every
+/// `N`-th, from the `K`-th), appending each result to `results-K-of-N.jsonl` beside
+/// it, in passes of growing node limits (see [`ProofSettings::passes`]). Skips the
+/// sub-problems that [`skip_reason`] names; abandons the sub-problem it proves,
+/// recording nothing, as soon as the results of others prove it or settle every
+/// line through it. Stops at `stop`, recording nothing of the sub-problem it was
+/// proving. `events` hears of each step.
+pub fn run_shard(
     file: &Path,
     shard: Shard,
     settings: &ProofSettings,
     stop: &AtomicBool,
-) -> Result<(), String> {
+    events: &mut dyn FnMut(ShardEvent),
+) -> Result<ShardSummary, ProofError> {
     let split = Split::read(file)?;
-    let dir = file.parent().unwrap_or(Path::new("."));
-    let dir = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
-    let out = results::shard_file(dir, shard.index, shard.count);
+    let dir = directory_of(file);
+    let out = results::shard_file(dir, shard);
     let mut appender = Appender::open(&out)?;
     let mut engine = settings.engine(settings.hash_mb);
-    let limit_ms = settings.time.map(|t| t.as_millis() as u64);
-    let by = format!("{}/{}", shard.index, shard.count);
-    let mine: Vec<&String> = split
+    let limit_ms = settings.limit_ms();
+    let by = shard.to_string();
+    let mine: Vec<(String, &Position)> = split
         .positions
         .iter()
         .enumerate()
         .filter(|&(i, _)| shard.owns(i))
-        .map(|(_, p)| p)
+        .map(|(_, p)| (p.to_string(), p))
         .collect();
-    let (mut proven, mut skipped, mut unfinished) = (0, 0, 0);
-    let (mut nodes, mut time) = (0u64, 0f64);
+    let mut summary = ShardSummary {
+        shard,
+        proven: 0,
+        unfinished: 0,
+        skipped: 0,
+        nodes: 0,
+        time_ms: 0.0,
+        results_file: out,
+    };
     let passes = settings.passes();
     let last_pass = passes.len() - 1;
     for (pass, pass_nodes) in passes.into_iter().enumerate() {
@@ -236,89 +237,58 @@ pub fn shard(
         let mut limits = settings.limits();
         limits.nodes = pass_nodes;
         if last_pass > 0 {
-            match pass_nodes {
-                Some(n) => println!("pass {}: at most {n} nodes a sub-problem", pass + 1),
-                None => println!("pass {}: no node limit", pass + 1),
-            }
+            events(ShardEvent::Pass {
+                number: pass + 1,
+                nodes: pass_nodes,
+            });
         }
         // Whether a sub-problem is still open at this pass's limit: only then is
         // a pass with more nodes worth making.
         let mut limited = false;
-        for &name in &mine {
+        for (name, position) in &mine {
             if stop.load(Ordering::SeqCst) {
                 break;
             }
             let results = Results::read(dir)?;
-            let known = results.known();
-            let why = if known.contains_key(name) {
-                Some("proven already")
-            } else if results
-                .records
-                .iter()
-                .any(|r| &r.position == name && r.covers(limits.nodes, limit_ms))
-            {
-                Some(TRIED)
-            } else if !merge(&split.root, split.depth, &known).open.contains(name) {
-                Some("no longer needed: the results so far settle every line through it")
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                limited |= why == TRIED;
+            if let Some(why) = skip_reason(&split, &results, name, limits.nodes, limit_ms) {
+                limited |= why == Skip::Tried;
                 if pass == last_pass {
-                    println!("skip {name}: {why}");
-                    skipped += 1;
+                    events(ShardEvent::Skipped {
+                        position: name,
+                        why,
+                    });
+                    summary.skipped += 1;
                 }
                 continue;
             }
-            let position: Position = name
-                .parse()
-                .map_err(|e| format!("{}: not a position string ({e})", file.display()))?;
             let abandon = AtomicBool::new(false);
             let done = AtomicBool::new(false);
             let record = std::thread::scope(|scope| {
-                scope.spawn(|| watch(dir, &split, name, stop, &abandon, &done));
-                let record = prove(&mut engine, &position, &limits, settings, &abandon, &by);
+                scope.spawn(|| watch(dir, &split, name, stop, &abandon, &done, WATCH_INTERVAL));
+                let record = prove(&mut engine, position, &limits, settings, &abandon, &by);
                 done.store(true, Ordering::SeqCst);
                 record
             });
             if record.verdict().is_none() && stop.load(Ordering::SeqCst) {
-                println!("interrupted while proving {name}; nothing recorded for it");
+                events(ShardEvent::Interrupted { position: name });
                 break;
             }
             if record.verdict().is_none() && abandon.load(Ordering::SeqCst) {
-                println!(
-                    "abandoned {name} after {} nodes: the results of others settled it \
-                     or every line through it; nothing recorded for it",
-                    record.nodes
-                );
-                skipped += 1;
+                events(ShardEvent::Abandoned {
+                    position: name,
+                    nodes: record.nodes,
+                });
+                summary.skipped += 1;
                 continue;
             }
             appender.append(&record)?;
-            nodes += record.nodes;
-            time += record.time_ms;
-            match (&record.verdict, &record.best_move) {
-                (Some(v), Some(m)) => println!(
-                    "{name}: {v} ({m}), {} nodes in {:.3} s",
-                    record.nodes,
-                    record.time_ms / 1000.0
-                ),
-                (Some(v), None) => println!(
-                    "{name}: {v}, {} nodes in {:.3} s",
-                    record.nodes,
-                    record.time_ms / 1000.0
-                ),
-                (None, _) => println!(
-                    "{name}: open after {} nodes in {:.3} s (limit reached)",
-                    record.nodes,
-                    record.time_ms / 1000.0
-                ),
-            }
+            summary.nodes += record.nodes;
+            summary.time_ms += record.time_ms;
+            events(ShardEvent::Recorded(&record));
             if record.verdict.is_some() {
-                proven += 1;
+                summary.proven += 1;
             } else if pass == last_pass {
-                unfinished += 1;
+                summary.unfinished += 1;
             } else {
                 limited = true;
             }
@@ -327,21 +297,12 @@ pub fn shard(
             break;
         }
     }
-    println!(
-        "shard {by}: {proven} proven, {unfinished} unfinished, {skipped} skipped; \
-         {nodes} nodes in {:.3} s; results in {}",
-        time / 1000.0,
-        out.display()
-    );
-    Ok(())
+    Ok(summary)
 }
 
-/// How often a shard looks at the results of others while it proves a sub-problem.
-const WATCH_INTERVAL: Duration = Duration::from_secs(2);
-
-/// While a shard proves `name`, sets `abandon` when `stop` is set, or when the
-/// results files of `dir` prove `name` or settle every line through it; returns
-/// when `done` is set.
+/// While a shard proves `name`, sets `abandon` when `stop` is set, or, looking
+/// every `interval`, when the results files of `dir` prove `name` or settle every
+/// line through it; returns when `done` is set.
 fn watch(
     dir: &Path,
     split: &Split,
@@ -349,8 +310,9 @@ fn watch(
     stop: &AtomicBool,
     abandon: &AtomicBool,
     done: &AtomicBool,
+    interval: Duration,
 ) {
-    let step = Duration::from_millis(50);
+    let step = Duration::from_millis(50).min(interval);
     let mut waited = Duration::ZERO;
     while !done.load(Ordering::SeqCst) {
         if stop.load(Ordering::SeqCst) {
@@ -359,7 +321,7 @@ fn watch(
         }
         std::thread::sleep(step);
         waited += step;
-        if waited < WATCH_INTERVAL {
+        if waited < interval {
             continue;
         }
         waited = Duration::ZERO;
@@ -368,17 +330,409 @@ fn watch(
             continue;
         };
         let known = results.known();
-        if known.contains_key(name)
-            || !merge(&split.root, split.depth, &known)
-                .open
-                .iter()
-                .any(|p| p == name)
-        {
+        if known.contains_key(name) || settled(split, &known, name) {
             abandon.store(true, Ordering::SeqCst);
             return;
         }
     }
 }
 
-/// Why a shard skips a sub-problem it tried within the same limits.
-const TRIED: &str = "tried already within the same limits";
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proof::split::split;
+    use crate::proof::tree::canonical;
+    use crate::scratch::Scratch;
+
+    /// The 5x5 start split at depth 1: its five sub-problems (mirror images once).
+    fn five_split() -> Split {
+        let root: Position = "5/5/2s2/5/5 1".parse().unwrap();
+        let mut positions: Vec<Position> = Vec::new();
+        for to in root.moves() {
+            let name: Position = canonical(&root.after(to)).parse().unwrap();
+            if !positions.contains(&name) {
+                positions.push(name);
+            }
+        }
+        Split {
+            root,
+            depth: 1,
+            positions,
+        }
+    }
+
+    fn line(position: &Position, verdict: Option<&str>, limit_nodes: Option<u64>) -> String {
+        serde_json::to_string(&Record {
+            position: position.to_string(),
+            verdict: verdict.map(str::to_string),
+            best_move: None,
+            nodes: 10,
+            time_ms: 1.0,
+            limit_nodes,
+            limit_ms: None,
+            by: "1/1".into(),
+        })
+        .unwrap()
+    }
+
+    fn results(lines: &[String]) -> Results {
+        let mut results = Results::default();
+        results.add_text(Path::new("results-1-of-1.jsonl"), &lines.join("\n"));
+        results
+    }
+
+    #[test]
+    fn the_skipping_rules_proven_tried_and_no_longer_needed() {
+        let split = five_split();
+        let p = &split.positions;
+        let name = |i: usize| p[i].to_string();
+        // Nothing on record: prove it.
+        assert_eq!(
+            skip_reason(&split, &Results::default(), &name(0), None, None),
+            None
+        );
+        // Proven already, whatever the limits.
+        let proven = results(&[line(&p[0], Some("win"), None)]);
+        assert_eq!(
+            skip_reason(&split, &proven, &name(0), Some(5), None),
+            Some(Skip::Proven)
+        );
+        assert_eq!(skip_reason(&split, &proven, &name(1), None, None), None);
+        // Tried within the same limits (or more); not when this attempt has more.
+        let tried = results(&[line(&p[1], None, Some(100))]);
+        assert_eq!(
+            skip_reason(&split, &tried, &name(1), Some(100), None),
+            Some(Skip::Tried)
+        );
+        assert_eq!(
+            skip_reason(&split, &tried, &name(1), Some(50), None),
+            Some(Skip::Tried)
+        );
+        assert_eq!(skip_reason(&split, &tried, &name(1), Some(101), None), None);
+        assert_eq!(skip_reason(&split, &tried, &name(1), None, None), None);
+        assert_eq!(skip_reason(&split, &tried, &name(2), Some(1), None), None);
+        // A proof after an unfinished attempt: proven, not tried.
+        let both = results(&[
+            line(&p[1], None, Some(100)),
+            line(&p[1], Some("loss"), None),
+        ]);
+        assert_eq!(
+            skip_reason(&split, &both, &name(1), Some(100), None),
+            Some(Skip::Proven)
+        );
+        // One sub-problem lost for player 2 wins the root: the others no longer
+        // matter, even those tried before.
+        let settled = results(&[
+            line(&p[3], Some("loss"), None),
+            line(&p[1], None, Some(100)),
+        ]);
+        for i in [0, 2, 4] {
+            assert_eq!(
+                skip_reason(&split, &settled, &name(i), None, None),
+                Some(Skip::NoLongerNeeded),
+                "{i}"
+            );
+        }
+        assert_eq!(
+            skip_reason(&split, &settled, &name(1), Some(100), None),
+            Some(Skip::Tried)
+        );
+        assert_eq!(
+            skip_reason(&split, &settled, &name(1), None, None),
+            Some(Skip::NoLongerNeeded)
+        );
+        // Wins for player 2 only settle their own lines.
+        let wins = results(&[
+            line(&p[3], Some("win"), None),
+            line(&p[4], Some("win"), None),
+        ]);
+        assert_eq!(skip_reason(&split, &wins, &name(0), None, None), None);
+        // A torn line proves nothing.
+        let mut torn = Results::default();
+        let whole = line(&p[0], Some("win"), None);
+        torn.add_text(Path::new("results-1-of-1.jsonl"), &whole[..whole.len() - 3]);
+        assert_eq!(torn.torn_lines(), 1);
+        assert_eq!(skip_reason(&split, &torn, &name(0), None, None), None);
+    }
+
+    #[test]
+    fn skips_and_events_print_as_the_shard_reports_them() {
+        assert_eq!(Skip::Proven.to_string(), "proven already");
+        assert_eq!(
+            Skip::Tried.to_string(),
+            "tried already within the same limits"
+        );
+        assert_eq!(
+            Skip::NoLongerNeeded.to_string(),
+            "no longer needed: the results so far settle every line through it"
+        );
+        let pass = ShardEvent::Pass {
+            number: 2,
+            nodes: Some(400),
+        };
+        assert_eq!(pass.to_string(), "pass 2: at most 400 nodes a sub-problem");
+        let last = ShardEvent::Pass {
+            number: 3,
+            nodes: None,
+        };
+        assert_eq!(last.to_string(), "pass 3: no node limit");
+        let skipped = ShardEvent::Skipped {
+            position: "4/4/1s2/4 2",
+            why: Skip::Tried,
+        };
+        assert_eq!(
+            skipped.to_string(),
+            "skip 4/4/1s2/4 2: tried already within the same limits"
+        );
+        let stop = ShardEvent::Interrupted { position: "P" };
+        assert_eq!(
+            stop.to_string(),
+            "interrupted while proving P; nothing recorded for it"
+        );
+        let abandoned = ShardEvent::Abandoned {
+            position: "P",
+            nodes: 12,
+        };
+        assert_eq!(
+            abandoned.to_string(),
+            "abandoned P after 12 nodes: the results of others settled it or every line \
+             through it; nothing recorded for it"
+        );
+        let mut record = Record {
+            position: "P".into(),
+            verdict: Some("win".into()),
+            best_move: Some("c3".into()),
+            nodes: 1500,
+            time_ms: 12.3456,
+            limit_nodes: None,
+            limit_ms: None,
+            by: "1/1".into(),
+        };
+        assert_eq!(
+            ShardEvent::Recorded(&record).to_string(),
+            "P: win (c3), 1500 nodes in 0.012 s"
+        );
+        record.best_move = None;
+        record.verdict = Some("loss".into());
+        assert_eq!(
+            ShardEvent::Recorded(&record).to_string(),
+            "P: loss, 1500 nodes in 0.012 s"
+        );
+        record.verdict = None;
+        assert_eq!(
+            ShardEvent::Recorded(&record).to_string(),
+            "P: open after 1500 nodes in 0.012 s (limit reached)"
+        );
+        let summary = ShardSummary {
+            shard: Shard::new(2, 3).unwrap(),
+            proven: 4,
+            unfinished: 1,
+            skipped: 2,
+            nodes: 999,
+            time_ms: 1234.5,
+            results_file: "d/results-2-of-3.jsonl".into(),
+        };
+        assert_eq!(
+            summary.to_string(),
+            "shard 2/3: 4 proven, 1 unfinished, 2 skipped; 999 nodes in 1.234 s; results in \
+             d/results-2-of-3.jsonl"
+        );
+    }
+
+    fn settings(nodes: Option<u64>) -> ProofSettings {
+        ProofSettings {
+            hash_mb: 1,
+            threads: 1,
+            nodes,
+            time: None,
+            first_nodes: None,
+        }
+    }
+
+    /// Runs a shard and gives its summary and its events as text.
+    fn run(file: &Path, shard: Shard, settings: &ProofSettings) -> (ShardSummary, Vec<String>) {
+        let mut events = Vec::new();
+        let summary = run_shard(file, shard, settings, &AtomicBool::new(false), &mut |e| {
+            events.push(e.to_string());
+        })
+        .unwrap();
+        (summary, events)
+    }
+
+    #[test]
+    fn two_shards_prove_a_split_once_and_a_rerun_proves_nothing() {
+        let dir = Scratch::new("runner-5x5");
+        let root: Position = "5/5/2s2/5/5 1".parse().unwrap();
+        split(&root, 1, 0, dir.path(), &settings(None)).unwrap();
+        let file = dir.file("positions.txt");
+        let listed = Split::read(&file).unwrap().positions.len();
+        assert_eq!(listed, 5);
+        let mut done = 0;
+        for k in 1..=2 {
+            let (summary, events) = run(&file, Shard::new(k, 2).unwrap(), &settings(None));
+            assert_eq!(summary.unfinished, 0);
+            assert_eq!(summary.proven + summary.skipped, if k == 1 { 3 } else { 2 });
+            assert_eq!(events.len(), summary.proven + summary.skipped, "{events:?}");
+            assert_eq!(
+                summary.results_file,
+                dir.file(&format!("results-{k}-of-2.jsonl"))
+            );
+            done += summary.proven;
+        }
+        let results = Results::read(dir.path()).unwrap();
+        assert_eq!(results.entries.len(), done);
+        let report = crate::proof::MergeReport::read(dir.path()).unwrap();
+        assert_eq!(report.verdict, Some("win"));
+        // Again: everything is skipped, as proven or no longer needed.
+        let (summary, events) = run(&file, Shard::WHOLE, &settings(None));
+        assert_eq!(
+            (summary.proven, summary.unfinished, summary.skipped),
+            (0, 0, 5)
+        );
+        assert_eq!(summary.nodes, 0);
+        assert!(
+            events.iter().all(|e| e.starts_with("skip ")
+                && (e.ends_with(": proven already") || e.contains(": no longer needed: "))),
+            "{events:?}"
+        );
+        assert_eq!(Results::read(dir.path()).unwrap().entries.len(), done);
+    }
+
+    #[test]
+    fn an_attempt_that_reached_its_limit_is_recorded_and_not_repeated() {
+        let dir = Scratch::new("runner-limits");
+        let root: Position = "6/6/6/3s2/6/6 1".parse().unwrap();
+        split(&root, 1, 0, dir.path(), &settings(None)).unwrap();
+        let file = dir.file("positions.txt");
+        let (first, events) = run(&file, Shard::WHOLE, &settings(Some(5)));
+        assert!(first.unfinished > 0, "{events:?}");
+        assert!(
+            events.iter().any(|e| e.ends_with(" (limit reached)")),
+            "{events:?}"
+        );
+        let (again, events) = run(&file, Shard::WHOLE, &settings(Some(5)));
+        assert_eq!((again.proven, again.unfinished), (0, 0), "{events:?}");
+        assert_eq!(
+            again.skipped,
+            first.unfinished + first.proven + first.skipped
+        );
+        assert!(
+            events
+                .iter()
+                .filter(|e| e.ends_with(": tried already within the same limits"))
+                .count()
+                == first.unfinished,
+            "{events:?}"
+        );
+    }
+
+    #[test]
+    fn passes_are_announced_and_end_when_nothing_is_left_open() {
+        let dir = Scratch::new("runner-passes");
+        let root: Position = "5/5/2s2/5/5 1".parse().unwrap();
+        split(&root, 1, 0, dir.path(), &settings(None)).unwrap();
+        let mut settings = settings(Some(1 << 40));
+        settings.first_nodes = Some(1);
+        let (summary, events) = run(&dir.file("positions.txt"), Shard::WHOLE, &settings);
+        assert_eq!(
+            events[0], "pass 1: at most 1 nodes a sub-problem",
+            "{events:?}"
+        );
+        assert_eq!(summary.unfinished, 0);
+        assert!(
+            !events
+                .iter()
+                .any(|e| e.contains("at most 1099511627776 nodes")),
+            "{events:?}"
+        );
+    }
+
+    #[test]
+    fn a_shard_stopped_before_it_starts_records_nothing() {
+        let dir = Scratch::new("runner-stopped");
+        let root: Position = "5/5/2s2/5/5 1".parse().unwrap();
+        split(&root, 1, 0, dir.path(), &settings(None)).unwrap();
+        let mut events = Vec::new();
+        let stop = AtomicBool::new(true);
+        let file = dir.file("positions.txt");
+        let summary = run_shard(&file, Shard::WHOLE, &settings(None), &stop, &mut |e| {
+            events.push(e.to_string());
+        })
+        .unwrap();
+        assert!(events.is_empty(), "{events:?}");
+        assert_eq!(
+            (
+                summary.proven,
+                summary.unfinished,
+                summary.skipped,
+                summary.nodes
+            ),
+            (0, 0, 0, 0)
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.file("results-1-of-1.jsonl")).unwrap(),
+            ""
+        );
+    }
+
+    #[test]
+    fn a_shard_of_a_missing_split_says_which_file_it_wanted() {
+        let dir = Scratch::new("runner-missing");
+        let file = dir.file("positions.txt");
+        let error = run_shard(
+            &file,
+            Shard::WHOLE,
+            &settings(None),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert!(matches!(error, ProofError::Positions(_)));
+        assert!(
+            error.to_string().contains("cannot read the positions file"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_watch_abandons_what_others_prove_or_settle_and_ends_when_told() {
+        let dir = Scratch::new("runner-watch");
+        let split = five_split();
+        let name = split.positions[2].to_string();
+        let short = Duration::from_millis(1);
+        let (stop, abandon, done) = (
+            AtomicBool::new(false),
+            AtomicBool::new(false),
+            AtomicBool::new(false),
+        );
+        // Done: returns at once, abandoning nothing.
+        done.store(true, Ordering::SeqCst);
+        watch(dir.path(), &split, &name, &stop, &abandon, &done, short);
+        assert!(!abandon.load(Ordering::SeqCst));
+        done.store(false, Ordering::SeqCst);
+        // Stopped: abandons.
+        stop.store(true, Ordering::SeqCst);
+        watch(dir.path(), &split, &name, &stop, &abandon, &done, short);
+        assert!(abandon.swap(false, Ordering::SeqCst));
+        stop.store(false, Ordering::SeqCst);
+        // Another shard settles the root: abandons.
+        let settling = line(&split.positions[0], Some("loss"), None);
+        std::fs::write(dir.file("results-2-of-2.jsonl"), format!("{settling}\n")).unwrap();
+        watch(dir.path(), &split, &name, &stop, &abandon, &done, short);
+        assert!(abandon.swap(false, Ordering::SeqCst));
+        // Another shard proves the very sub-problem: abandons.
+        let proving = line(&split.positions[2], Some("win"), None);
+        std::fs::write(dir.file("results-2-of-2.jsonl"), format!("{proving}\n")).unwrap();
+        watch(dir.path(), &split, &name, &stop, &abandon, &done, short);
+        assert!(abandon.swap(false, Ordering::SeqCst));
+        // Results that change nothing for it: goes on watching until done.
+        let other = line(&split.positions[3], Some("win"), None);
+        std::fs::write(dir.file("results-2-of-2.jsonl"), format!("{other}\n")).unwrap();
+        std::thread::scope(|scope| {
+            scope.spawn(|| watch(dir.path(), &split, &name, &stop, &abandon, &done, short));
+            std::thread::sleep(Duration::from_millis(50));
+            done.store(true, Ordering::SeqCst);
+        });
+        assert!(!abandon.load(Ordering::SeqCst));
+    }
+}
