@@ -6,6 +6,7 @@ mod arena_stats;
 mod bench;
 mod book;
 mod gui;
+mod interrupt;
 mod perft;
 mod play;
 mod solve;

@@ -4,23 +4,17 @@
 use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::Args;
 
+use super::interrupt::{self, INTERRUPTED, INTERRUPTED_EXIT_CODE};
 use super::split::{self, FlaggedProofError};
 use super::{JsonError, PositionArgError, PositionArgs, print_json};
 use crate::board::Side;
 use crate::proof::{self, MergeReport, ProofSettings, Status};
 use crate::search::{HASH_MB, SearchInfo, THREADS};
 use crate::shard::Shard;
-
-/// Exit status after Ctrl-C (128 + SIGINT, as shells report it).
-pub const INTERRUPTED_EXIT_CODE: u8 = 130;
-
-/// Set by the Ctrl-C handler; the proof polls it like any stop request.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Arguments of `slimetrail solve`.
 #[derive(Args, Debug)]
@@ -176,9 +170,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, SolveError> {
         first_nodes: args.first_nodes,
     };
     if let Some(file) = &args.positions {
-        install_interrupt_handler();
+        interrupt::install();
         split::shard(file, args.shard, &settings, &INTERRUPTED)?;
-        return Ok(exit_code());
+        return Ok(interrupt::exit_code());
     }
     let position = args.from.position().map_err(SolveError::Position)?;
     if let Some(winner) = position.outcome().winner() {
@@ -188,7 +182,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, SolveError> {
         split::split(&position, depth, args.split_nodes, dir, &settings)?;
         return Ok(ExitCode::SUCCESS);
     }
-    install_interrupt_handler();
+    interrupt::install();
     let json = args.json;
     if !json {
         println!(
@@ -220,39 +214,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, SolveError> {
     })
 }
 
-/// Success, or after Ctrl-C the interrupted status.
-fn exit_code() -> ExitCode {
-    if INTERRUPTED.load(Ordering::SeqCst) {
-        ExitCode::from(INTERRUPTED_EXIT_CODE)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
 /// The `--time` limit: a positive, finite number of seconds.
 fn seconds(time: Option<f64>) -> Result<Option<Duration>, SolveError> {
     match time {
         Some(s) if !(s > 0.0 && s.is_finite()) => Err(SolveError::Time(s)),
         Some(s) => Ok(Some(Duration::from_secs_f64(s))),
         None => Ok(None),
-    }
-}
-
-/// Ctrl-C (and SIGTERM) stop the proof through [`INTERRUPTED`], so that the report
-/// of what is known is still printed; a second one exits at once. The handler runs
-/// on its own thread (the `ctrlc` crate), so it may do more than a signal handler.
-fn install_interrupt_handler() {
-    let result = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(i32::from(INTERRUPTED_EXIT_CODE));
-        }
-        eprintln!(
-            "slimetrail: interrupted; reporting what is known (Ctrl-C again to quit at once)"
-        );
-    });
-    if let Err(e) = result {
-        log::warn!(
-            "cannot install the Ctrl-C handler: {e}; Ctrl-C will end solve without a report"
-        );
     }
 }

@@ -198,6 +198,7 @@ impl fmt::Display for MergeReport {
 mod tests {
     use super::*;
     use crate::proof::results::Record;
+    use crate::proof::testing::five_split;
 
     fn record(
         position: &str,
@@ -273,23 +274,6 @@ mod tests {
              work: 0 proven positions, 0 nodes, 0.000 s of proof time\n\
              open sub-problems that still matter: 0\n"
         );
-    }
-
-    /// The 5x5 start split at depth 1, with records for some of its sub-problems.
-    fn five_split() -> Split {
-        let root: Position = "5/5/2s2/5/5 1".parse().unwrap();
-        let mut positions: Vec<Position> = Vec::new();
-        for to in root.moves() {
-            let name: Position = canonical(&root.after(to)).parse().unwrap();
-            if !positions.contains(&name) {
-                positions.push(name);
-            }
-        }
-        Split {
-            root,
-            depth: 1,
-            positions,
-        }
     }
 
     #[test]

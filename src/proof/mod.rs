@@ -22,10 +22,15 @@ mod positions;
 mod results;
 mod runner;
 mod settings;
+mod skip;
 mod solve;
 mod solve_report;
 mod split;
+mod sub_problems;
+#[cfg(test)]
+mod testing;
 mod tree;
+mod watch;
 
 pub use error::ProofError;
 pub use merge_report::{MergeReport, MoveReport};
@@ -33,12 +38,14 @@ pub use positions::{LineProblem, POSITIONS_FILE, PositionsError, Split};
 pub use results::{
     Appender, Entry, Record, Results, ResultsError, Source, shard_file, split_file, verdict_name,
 };
-pub use runner::{ShardEvent, ShardSummary, Skip, WATCH_INTERVAL, run_shard, skip_reason};
+pub use runner::{ShardEvent, ShardSummary, run_shard};
 pub use settings::ProofSettings;
+pub use skip::{Skip, skip_reason};
 pub use solve::solve;
 pub use solve_report::{Basis, Figures, Guess, MoveProof, SolveReport, Status, Unfinished};
 pub use split::{SPLIT_PROOF_NODES, SplitSummary, split};
+pub use sub_problems::sub_problems;
 pub use tree::{
     Known, Merged, NodeValue, SplitTree, canonical, canonical_position, game_over, merge,
-    sub_problems,
 };
+pub use watch::WATCH_INTERVAL;

@@ -5,76 +5,15 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use super::error::ProofError;
 use super::positions::Split;
 use super::results::{self, Appender, Record, Results};
 use super::settings::{ProofSettings, prove};
-use super::tree::{Known, merge};
+use super::skip::{Skip, skip_reason};
+use super::watch::{WATCH_INTERVAL, watch};
 use crate::board::Position;
 use crate::shard::Shard;
-
-/// How often a shard looks at the results of others while it proves a sub-problem.
-pub const WATCH_INTERVAL: Duration = Duration::from_secs(2);
-
-/// Why a shard does not prove a sub-problem of its share.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Skip {
-    /// A results file proves it.
-    Proven,
-    /// An unfinished attempt with at least the limits of this one is on record.
-    Tried,
-    /// The results so far settle every line through it: its value cannot change
-    /// the root's.
-    NoLongerNeeded,
-}
-
-impl fmt::Display for Skip {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Skip::Proven => "proven already",
-            Skip::Tried => "tried already within the same limits",
-            Skip::NoLongerNeeded => {
-                "no longer needed: the results so far settle every line through it"
-            }
-        })
-    }
-}
-
-/// Whether the sub-problem `name` of `split` need not be proved now, with `results`
-/// on record, by an attempt within `limit_nodes` and `limit_ms` (`None`: no limit),
-/// and why.
-pub fn skip_reason(
-    split: &Split,
-    results: &Results,
-    name: &str,
-    limit_nodes: Option<u64>,
-    limit_ms: Option<u64>,
-) -> Option<Skip> {
-    let known = results.known();
-    if known.contains_key(name) {
-        Some(Skip::Proven)
-    } else if results
-        .records()
-        .any(|r| r.position == name && r.covers(limit_nodes, limit_ms))
-    {
-        Some(Skip::Tried)
-    } else if settled(split, &known, name) {
-        Some(Skip::NoLongerNeeded)
-    } else {
-        None
-    }
-}
-
-/// Whether `known` settles every line of `split` through the sub-problem `name`
-/// (or `name` itself): it is not among the open sub-problems that still matter.
-fn settled(split: &Split, known: &Known, name: &str) -> bool {
-    !merge(&split.root, split.depth, known)
-        .open
-        .iter()
-        .any(|p| p == name)
-}
 
 /// What a shard does, as it does it.
 #[derive(Clone, Copy, Debug)]
@@ -300,172 +239,14 @@ pub fn run_shard(
     Ok(summary)
 }
 
-/// While a shard proves `name`, sets `abandon` when `stop` is set, or, looking
-/// every `interval`, when the results files of `dir` prove `name` or settle every
-/// line through it; returns when `done` is set.
-fn watch(
-    dir: &Path,
-    split: &Split,
-    name: &str,
-    stop: &AtomicBool,
-    abandon: &AtomicBool,
-    done: &AtomicBool,
-    interval: Duration,
-) {
-    let step = Duration::from_millis(50).min(interval);
-    let mut waited = Duration::ZERO;
-    while !done.load(Ordering::SeqCst) {
-        if stop.load(Ordering::SeqCst) {
-            abandon.store(true, Ordering::SeqCst);
-            return;
-        }
-        std::thread::sleep(step);
-        waited += step;
-        if waited < interval {
-            continue;
-        }
-        waited = Duration::ZERO;
-        // A results file being written may be read half-way: try again later.
-        let Ok(results) = Results::read(dir) else {
-            continue;
-        };
-        let known = results.known();
-        if known.contains_key(name) || settled(split, &known, name) {
-            abandon.store(true, Ordering::SeqCst);
-            return;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::proof::split::split;
-    use crate::proof::tree::canonical;
     use crate::scratch::Scratch;
-
-    /// The 5x5 start split at depth 1: its five sub-problems (mirror images once).
-    fn five_split() -> Split {
-        let root: Position = "5/5/2s2/5/5 1".parse().unwrap();
-        let mut positions: Vec<Position> = Vec::new();
-        for to in root.moves() {
-            let name: Position = canonical(&root.after(to)).parse().unwrap();
-            if !positions.contains(&name) {
-                positions.push(name);
-            }
-        }
-        Split {
-            root,
-            depth: 1,
-            positions,
-        }
-    }
-
-    fn line(position: &Position, verdict: Option<&str>, limit_nodes: Option<u64>) -> String {
-        serde_json::to_string(&Record {
-            position: position.to_string(),
-            verdict: verdict.map(str::to_string),
-            best_move: None,
-            nodes: 10,
-            time_ms: 1.0,
-            limit_nodes,
-            limit_ms: None,
-            by: "1/1".into(),
-        })
-        .unwrap()
-    }
-
-    fn results(lines: &[String]) -> Results {
-        let mut results = Results::default();
-        results.add_text(Path::new("results-1-of-1.jsonl"), &lines.join("\n"));
-        results
-    }
-
-    #[test]
-    fn the_skipping_rules_proven_tried_and_no_longer_needed() {
-        let split = five_split();
-        let p = &split.positions;
-        let name = |i: usize| p[i].to_string();
-        // Nothing on record: prove it.
-        assert_eq!(
-            skip_reason(&split, &Results::default(), &name(0), None, None),
-            None
-        );
-        // Proven already, whatever the limits.
-        let proven = results(&[line(&p[0], Some("win"), None)]);
-        assert_eq!(
-            skip_reason(&split, &proven, &name(0), Some(5), None),
-            Some(Skip::Proven)
-        );
-        assert_eq!(skip_reason(&split, &proven, &name(1), None, None), None);
-        // Tried within the same limits (or more); not when this attempt has more.
-        let tried = results(&[line(&p[1], None, Some(100))]);
-        assert_eq!(
-            skip_reason(&split, &tried, &name(1), Some(100), None),
-            Some(Skip::Tried)
-        );
-        assert_eq!(
-            skip_reason(&split, &tried, &name(1), Some(50), None),
-            Some(Skip::Tried)
-        );
-        assert_eq!(skip_reason(&split, &tried, &name(1), Some(101), None), None);
-        assert_eq!(skip_reason(&split, &tried, &name(1), None, None), None);
-        assert_eq!(skip_reason(&split, &tried, &name(2), Some(1), None), None);
-        // A proof after an unfinished attempt: proven, not tried.
-        let both = results(&[
-            line(&p[1], None, Some(100)),
-            line(&p[1], Some("loss"), None),
-        ]);
-        assert_eq!(
-            skip_reason(&split, &both, &name(1), Some(100), None),
-            Some(Skip::Proven)
-        );
-        // One sub-problem lost for player 2 wins the root: the others no longer
-        // matter, even those tried before.
-        let settled = results(&[
-            line(&p[3], Some("loss"), None),
-            line(&p[1], None, Some(100)),
-        ]);
-        for i in [0, 2, 4] {
-            assert_eq!(
-                skip_reason(&split, &settled, &name(i), None, None),
-                Some(Skip::NoLongerNeeded),
-                "{i}"
-            );
-        }
-        assert_eq!(
-            skip_reason(&split, &settled, &name(1), Some(100), None),
-            Some(Skip::Tried)
-        );
-        assert_eq!(
-            skip_reason(&split, &settled, &name(1), None, None),
-            Some(Skip::NoLongerNeeded)
-        );
-        // Wins for player 2 only settle their own lines.
-        let wins = results(&[
-            line(&p[3], Some("win"), None),
-            line(&p[4], Some("win"), None),
-        ]);
-        assert_eq!(skip_reason(&split, &wins, &name(0), None, None), None);
-        // A torn line proves nothing.
-        let mut torn = Results::default();
-        let whole = line(&p[0], Some("win"), None);
-        torn.add_text(Path::new("results-1-of-1.jsonl"), &whole[..whole.len() - 3]);
-        assert_eq!(torn.torn_lines(), 1);
-        assert_eq!(skip_reason(&split, &torn, &name(0), None, None), None);
-    }
 
     #[test]
     fn skips_and_events_print_as_the_shard_reports_them() {
-        assert_eq!(Skip::Proven.to_string(), "proven already");
-        assert_eq!(
-            Skip::Tried.to_string(),
-            "tried already within the same limits"
-        );
-        assert_eq!(
-            Skip::NoLongerNeeded.to_string(),
-            "no longer needed: the results so far settle every line through it"
-        );
         let pass = ShardEvent::Pass {
             number: 2,
             nodes: Some(400),
@@ -692,47 +473,5 @@ mod tests {
             error.to_string().contains("cannot read the positions file"),
             "{error}"
         );
-    }
-
-    #[test]
-    fn the_watch_abandons_what_others_prove_or_settle_and_ends_when_told() {
-        let dir = Scratch::new("runner-watch");
-        let split = five_split();
-        let name = split.positions[2].to_string();
-        let short = Duration::from_millis(1);
-        let (stop, abandon, done) = (
-            AtomicBool::new(false),
-            AtomicBool::new(false),
-            AtomicBool::new(false),
-        );
-        // Done: returns at once, abandoning nothing.
-        done.store(true, Ordering::SeqCst);
-        watch(dir.path(), &split, &name, &stop, &abandon, &done, short);
-        assert!(!abandon.load(Ordering::SeqCst));
-        done.store(false, Ordering::SeqCst);
-        // Stopped: abandons.
-        stop.store(true, Ordering::SeqCst);
-        watch(dir.path(), &split, &name, &stop, &abandon, &done, short);
-        assert!(abandon.swap(false, Ordering::SeqCst));
-        stop.store(false, Ordering::SeqCst);
-        // Another shard settles the root: abandons.
-        let settling = line(&split.positions[0], Some("loss"), None);
-        std::fs::write(dir.file("results-2-of-2.jsonl"), format!("{settling}\n")).unwrap();
-        watch(dir.path(), &split, &name, &stop, &abandon, &done, short);
-        assert!(abandon.swap(false, Ordering::SeqCst));
-        // Another shard proves the very sub-problem: abandons.
-        let proving = line(&split.positions[2], Some("win"), None);
-        std::fs::write(dir.file("results-2-of-2.jsonl"), format!("{proving}\n")).unwrap();
-        watch(dir.path(), &split, &name, &stop, &abandon, &done, short);
-        assert!(abandon.swap(false, Ordering::SeqCst));
-        // Results that change nothing for it: goes on watching until done.
-        let other = line(&split.positions[3], Some("win"), None);
-        std::fs::write(dir.file("results-2-of-2.jsonl"), format!("{other}\n")).unwrap();
-        std::thread::scope(|scope| {
-            scope.spawn(|| watch(dir.path(), &split, &name, &stop, &abandon, &done, short));
-            std::thread::sleep(Duration::from_millis(50));
-            done.store(true, Ordering::SeqCst);
-        });
-        assert!(!abandon.load(Ordering::SeqCst));
     }
 }

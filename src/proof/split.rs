@@ -11,7 +11,7 @@ use super::error::ProofError;
 use super::positions::{POSITIONS_FILE, Split};
 use super::results::{self, Appender};
 use super::settings::{ProofSettings, prove};
-use super::tree::sub_problems;
+use super::sub_problems::sub_problems;
 use crate::board::Position;
 use crate::search::{Engine, EngineOptions, Limits, Score};
 
