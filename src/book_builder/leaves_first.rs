@@ -1,393 +1,124 @@
 //! `slimetrail book --leaves-first DIR`: an opening book for boards where proving
 //! every position near the start one by one costs too much (8×8 and up).
 //!
-//! The walk ([`walk`]) is [`super::generate`]'s too, but here only the
-//! positions at the last ply (the leaves) are proven, on `--jobs` threads, each with its own
-//! table and the leaves in walk order, so that siblings share their proofs. Every
-//! shallower position then takes its value from its children by minimax, with no
-//! search at all. Each leaf's result is appended to `DIR/leaves.tsv` as soon as it
-//! is proven, so a killed run loses at most the proofs in progress and a second run
-//! proves only the rest. Last, every won position is tried from an empty table
-//! within `--hard-nodes` nodes; those that need more go into the book.
+//! The walk ([`walk`]) is [`generate`](super::generate)'s too, but here only the
+//! positions at the last ply (the leaves) are proven, on several threads, each with
+//! its own table and the leaves in walk order, so that siblings share their proofs
+//! ([`prove_leaves`]). Every shallower position then takes its value from its
+//! children by minimax, with no search at all ([`book_lines`]). Each leaf's result
+//! is appended to `DIR/leaves.tsv` as soon as it is proven, so a killed run loses
+//! at most the proofs in progress and a second run proves only the rest. Last,
+//! every won position is tried from an empty table within the hard-node limit;
+//! those that need more go into the book.
 
-use std::collections::HashMap;
-use std::fs::OpenOptions;
-use std::io::Write;
-use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
 
-use crate::board::{Position, Square};
-use crate::search::{BookKey, BookLine, Engine, EngineOptions, Limits, Score, Verdict, book_key};
+use super::leaves::{LeavesError, read_results};
+use super::minimax::book_lines;
+use super::pool::{LeafProgress, prove_leaves};
+use super::walk::walk;
+use crate::board::Position;
+use crate::search::BookLine;
 
-/// Leaves handed to a worker at a time: consecutive leaves are mostly siblings.
-const CHUNK: usize = 8;
+/// The leaf-results file of a leaves-first directory.
+pub const LEAVES_FILE: &str = "leaves.tsv";
 
-/// What is known of a position: who wins it and within how many plies.
+/// How a leaves-first book is made.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Value {
-    /// Whether the side to move wins.
-    pub won: bool,
-    /// Plies to the end of the game under the winner's play, at most.
+pub struct LeavesFirst {
+    /// Plies to walk from each start: the leaves are at the last.
     pub plies: u32,
+    /// Proof nodes, from an empty table, above which a won position is an entry.
+    pub hard_nodes: u64,
+    /// Threads proving leaves.
+    pub jobs: usize,
+    /// The table of each thread, in MiB.
+    pub hash_mb: usize,
 }
 
-/// The positions of the walk, by ply, each once up to transposition and mirror image.
-pub fn walk(starts: &[Position], plies: u32) -> Vec<Vec<Position>> {
-    let mut seen = std::collections::HashSet::new();
-    let mut layers = vec![Vec::new()];
-    for start in starts {
-        if !start.outcome().is_over() && seen.insert(book_key(start).0) {
-            layers[0].push(*start);
-        }
-    }
-    for _ in 0..plies {
-        let mut next = Vec::new();
-        for position in layers.last().into_iter().flatten() {
-            for square in position.moves() {
-                let child = position.after(square);
-                if !child.outcome().is_over() && seen.insert(book_key(&child).0) {
-                    next.push(child);
-                }
+/// Why a leaves-first book cannot be made (yet).
+#[derive(Debug)]
+pub enum LeavesFirstError {
+    /// The directory cannot be created.
+    CreateDir {
+        /// The directory.
+        dir: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// The leaf results cannot be read or written, or a proof failed.
+    Leaves(LeavesError),
+    /// Some positions have no value yet: a run was cut short.
+    Unvalued {
+        /// How many.
+        count: usize,
+    },
+}
+
+impl fmt::Display for LeavesFirstError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LeavesFirstError::CreateDir { dir, error } => {
+                write!(f, "{}: cannot create the directory: {error}", dir.display())
+            }
+            LeavesFirstError::Leaves(e) => e.fmt(f),
+            LeavesFirstError::Unvalued { count } => {
+                write!(f, "{count} positions have no value yet: run again")
             }
         }
-        layers.push(next);
-    }
-    layers
-}
-
-/// A proven leaf: the position as proven, its value, and its winning move if won.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Leaf {
-    /// The position as proven (the book key may be its mirror image's).
-    pub position: Position,
-    /// Who wins and how fast.
-    pub value: Value,
-    /// The proof's winning move, for a won leaf.
-    pub square: Option<Square>,
-}
-
-/// The format of a leaf-results line, for error messages.
-const RESULT_FORMAT: &str = "POSITION<TAB>win|loss<TAB>MOVE|-<TAB>PLIES<TAB>NODES<TAB>MS";
-
-/// Reads the leaf results of `path`, lines of [`RESULT_FORMAT`]. A last line cut
-/// short by a kill is ignored; any other bad line is an error.
-pub fn read_results(path: &Path) -> Result<HashMap<BookKey, Leaf>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
-        Err(e) => {
-            return Err(format!(
-                "{}: cannot read the leaf results: {e}",
-                path.display()
-            ));
-        }
-    };
-    let complete = match text.rfind('\n') {
-        Some(end) => &text[..end],
-        None => "",
-    };
-    let mut results = HashMap::new();
-    for (number, line) in complete.lines().enumerate() {
-        let bad = |what: &str| {
-            format!(
-                "{} line {}: {what} in {line:?}; expected {RESULT_FORMAT}",
-                path.display(),
-                number + 1
-            )
-        };
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [position, verdict, square, plies, _, _] = fields[..] else {
-            return Err(bad("not six fields"));
-        };
-        let position: Position = position.parse().map_err(|e| bad(&format!("{e}")))?;
-        let won = match verdict {
-            "win" => true,
-            "loss" => false,
-            _ => return Err(bad("a verdict other than win or loss")),
-        };
-        let square = match square {
-            "-" => None,
-            name => Some(
-                position
-                    .parse_move(name)
-                    .map_err(|e| bad(&format!("{e}")))?,
-            ),
-        };
-        if won && square.is_none() {
-            return Err(bad("a win without a move"));
-        }
-        let plies = plies
-            .parse()
-            .map_err(|_| bad("plies that are not a number"))?;
-        let value = Value { won, plies };
-        let leaf = Leaf {
-            position,
-            value,
-            square,
-        };
-        results.insert(book_key(&position).0, leaf);
-    }
-    Ok(results)
-}
-
-/// Proves every leaf not in `known` on `jobs` threads with `hash_mb` MiB of table
-/// each, appending each result to `path` at once. `progress` gets a line now and then.
-pub fn prove_leaves(
-    leaves: &[Position],
-    known: &HashMap<BookKey, Leaf>,
-    path: &Path,
-    jobs: usize,
-    hash_mb: usize,
-    progress: &(dyn Fn(String) + Sync),
-) -> Result<HashMap<BookKey, Leaf>, String> {
-    let todo: Vec<&Position> = leaves
-        .iter()
-        .filter(|p| !known.contains_key(&book_key(*p).0))
-        .collect();
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("{}: cannot open the leaf results: {e}", path.display()))?;
-    let file = Mutex::new(file);
-    let found = Mutex::new(known.clone());
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let failed = Mutex::new(None::<String>);
-    let started = Instant::now();
-    progress(format!(
-        "{} leaves, {} proven before, {} to prove on {jobs} threads",
-        leaves.len(),
-        leaves.len() - todo.len(),
-        todo.len()
-    ));
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                let options = EngineOptions {
-                    hash_mb,
-                    huge_pages: true,
-                    ..EngineOptions::default()
-                };
-                let mut engine = Engine::new(options);
-                let stop = AtomicBool::new(false);
-                loop {
-                    let first = next.fetch_add(CHUNK, Ordering::Relaxed);
-                    if first >= todo.len() || failed.lock().is_ok_and(|f| f.is_some()) {
-                        break;
-                    }
-                    for position in &todo[first..(first + CHUNK).min(todo.len())] {
-                        let out = engine.prove(position, &Limits::default(), &stop, &mut |_| {});
-                        let (Some(verdict), Some(Score::Mate(n))) = (out.verdict, out.info.score)
-                        else {
-                            let why = format!("{position}: the unlimited proof gave no verdict");
-                            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
-                            return;
-                        };
-                        let value = Value {
-                            won: verdict == Verdict::Win,
-                            plies: n.unsigned_abs(),
-                        };
-                        let square = out.best_move.filter(|_| value.won);
-                        let line = format!(
-                            "{position}\t{}\t{}\t{}\t{}\t{}\n",
-                            if value.won { "win" } else { "loss" },
-                            square.map_or("-".to_string(), |s| position.name(s).to_string()),
-                            value.plies,
-                            out.proof_nodes,
-                            out.proof_time.as_millis()
-                        );
-                        let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
-                        if let Err(e) = file.write_all(line.as_bytes()).and_then(|_| file.flush()) {
-                            let why = format!("{}: cannot append a result: {e}", path.display());
-                            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
-                            return;
-                        }
-                        drop(file);
-                        let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
-                        let leaf = Leaf {
-                            position: **position,
-                            value,
-                            square,
-                        };
-                        found.insert(book_key(*position).0, leaf);
-                        let count = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if count % 50 == 0 || count == todo.len() {
-                            progress(format!(
-                                "{count} of {} leaves proven, {:.0} s",
-                                todo.len(),
-                                started.elapsed().as_secs_f64()
-                            ));
-                        }
-                    }
-                }
-            });
-        }
-    });
-    if let Some(why) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(why);
-    }
-    Ok(found.into_inner().unwrap_or_else(|e| e.into_inner()))
-}
-
-/// The value of `position` and its winning move from its children's values in
-/// `values`; `None` if a child needed for it is not known.
-pub fn minimax(
-    position: &Position,
-    values: &HashMap<BookKey, Value>,
-) -> Option<(Value, Option<Square>)> {
-    let mover = position.side_to_move();
-    let mut best_win: Option<(u32, Square)> = None;
-    let mut longest_loss = 0;
-    let mut unknown = false;
-    for square in position.moves() {
-        let child = position.after(square);
-        let (child_won, child_plies) = if child.outcome().is_over() {
-            (child.outcome().winner() != Some(mover), 0)
-        } else {
-            match values.get(&book_key(&child).0) {
-                Some(value) => (value.won, value.plies),
-                None => {
-                    unknown = true;
-                    continue;
-                }
-            }
-        };
-        let plies = child_plies + 1;
-        if child_won {
-            longest_loss = longest_loss.max(plies);
-        } else if best_win.is_none_or(|(best, _)| plies < best) {
-            best_win = Some((plies, square));
-        }
-    }
-    match best_win {
-        Some((plies, square)) => Some((Value { won: true, plies }, Some(square))),
-        None if unknown => None,
-        None => Some((
-            Value {
-                won: false,
-                plies: longest_loss,
-            },
-            None,
-        )),
     }
 }
 
-/// The book entries of `layers`, the leaves' results given: every won position
-/// whose proof from an empty table needs more than `hard_nodes` nodes (tried on
-/// `jobs` threads), shallowest first. The second result counts the positions whose
-/// value is not known yet.
-pub fn book_lines(
-    layers: &[Vec<Position>],
-    leaves: &HashMap<BookKey, Leaf>,
-    hard_nodes: u64,
-    jobs: usize,
-) -> (Vec<BookLine>, usize) {
-    let mut values: HashMap<BookKey, Value> = leaves
-        .iter()
-        .map(|(key, leaf)| (*key, leaf.value))
-        .collect();
-    let mut won: Vec<(usize, usize, BookLine)> = Vec::new();
-    let leaf_layer = layers.len().saturating_sub(1);
-    for (i, position) in layers.last().into_iter().flatten().enumerate() {
-        if let Some(Leaf {
-            position,
-            value: value @ Value { won: true, .. },
-            square: Some(square),
-        }) = leaves.get(&book_key(position).0)
-        {
-            won.push((leaf_layer, i, line_of(*position, *square, *value)));
-        }
+impl std::error::Error for LeavesFirstError {}
+
+impl From<LeavesError> for LeavesFirstError {
+    fn from(e: LeavesError) -> LeavesFirstError {
+        LeavesFirstError::Leaves(e)
     }
-    // Deepest first, again and again: a child may share its key with a position of
-    // a shallower ply, whose value comes later in the pass.
-    let mut pending: Vec<(usize, usize)> = (0..leaf_layer)
-        .rev()
-        .flat_map(|ply| (0..layers[ply].len()).map(move |i| (ply, i)))
-        .collect();
-    loop {
-        let before = pending.len();
-        pending.retain(|&(ply, i)| {
-            let position = &layers[ply][i];
-            let Some((value, square)) = minimax(position, &values) else {
-                return true;
-            };
-            values.insert(book_key(position).0, value);
-            if let Some(square) = square {
-                won.push((ply, i, line_of(*position, square, value)));
-            }
-            false
+}
+
+/// The book of `starts` made leaves first in `dir` (created if need be; its
+/// `leaves.tsv` keeps the proven leaves across runs). `progress` hears of the walk's
+/// plies and of the proofs.
+pub fn leaves_first(
+    starts: &[Position],
+    how: &LeavesFirst,
+    dir: &Path,
+    progress: &(dyn Fn(LeafProgress) + Sync),
+) -> Result<Vec<BookLine>, LeavesFirstError> {
+    std::fs::create_dir_all(dir).map_err(|error| LeavesFirstError::CreateDir {
+        dir: dir.to_path_buf(),
+        error,
+    })?;
+    let path = dir.join(LEAVES_FILE);
+    let layers = walk(starts, how.plies);
+    for (ply, layer) in layers.iter().enumerate() {
+        progress(LeafProgress::Layer {
+            ply,
+            positions: layer.len(),
         });
-        if pending.len() == before {
-            break;
-        }
     }
-    won.sort_by_key(|&(ply, i, _)| (ply, i));
-    let candidates: Vec<BookLine> = won.into_iter().map(|(_, _, line)| line).collect();
-    let unknown = pending.len()
-        + layers
-            .last()
-            .into_iter()
-            .flatten()
-            .filter(|p| !leaves.contains_key(&book_key(*p).0))
-            .count();
-    (keep_hard(candidates, hard_nodes, jobs), unknown)
-}
-
-/// A book line for a won position.
-fn line_of(position: Position, square: Square, value: Value) -> BookLine {
-    BookLine {
-        position,
-        square,
-        plies: value.plies.min(u32::from(u16::MAX)) as u16,
+    let leaves = layers.last().map_or(&[][..], |layer| &layer[..]);
+    let known = read_results(&path)?;
+    let proven = prove_leaves(leaves, &known, &path, how.jobs, how.hash_mb, progress)?;
+    let (lines, unknown) = book_lines(&layers, &proven, how.hard_nodes, how.jobs);
+    if unknown > 0 {
+        return Err(LeavesFirstError::Unvalued { count: unknown });
     }
-}
-
-/// The lines of `candidates` whose proof from an empty table does not finish
-/// within `hard_nodes` nodes, in their order.
-fn keep_hard(candidates: Vec<BookLine>, hard_nodes: u64, jobs: usize) -> Vec<BookLine> {
-    let next = AtomicUsize::new(0);
-    let hard = Mutex::new(vec![false; candidates.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                let mut trial = Engine::new(EngineOptions::default());
-                let stop = AtomicBool::new(false);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(line) = candidates.get(i) else { break };
-                    trial.new_game();
-                    let limits = Limits::nodes(hard_nodes);
-                    let quick = trial.prove(&line.position, &limits, &stop, &mut |_| {});
-                    if quick.verdict.is_none() {
-                        hard.lock().unwrap_or_else(|e| e.into_inner())[i] = true;
-                    }
-                }
-            });
-        }
-    });
-    let hard = hard.into_inner().unwrap_or_else(|e| e.into_inner());
-    candidates
-        .into_iter()
-        .zip(hard)
-        .filter_map(|(line, hard)| hard.then_some(line))
-        .collect()
+    Ok(lines)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::*;
     use crate::board::Size;
-    use crate::search::verify_book;
-
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("slimetrail-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
-        dir
-    }
+    use crate::book_builder::{Leaves, generate};
+    use crate::scratch::Scratch;
+    use crate::search::{BookKey, book_key, verify_book};
 
     fn start(size: &str, square: &str) -> Position {
         let size: Size = size.parse().expect("a size");
@@ -400,12 +131,12 @@ mod tests {
     fn the_leaves_first_book_holds_the_positions_of_the_one_by_one_book() {
         let starts = [start("5x5", "c3"), start("5x5", "d4")];
         let (plies, hard) = (4, 30);
-        let one_by_one = super::super::generate(&starts, plies, hard, &mut |_| {});
-        let dir = scratch("leaves-first");
+        let one_by_one = generate(&starts, plies, hard, &mut |_| {});
+        let dir = Scratch::new("leaves-first");
         let layers = walk(&starts, plies);
         let leaves = &layers[plies as usize];
-        let path = dir.join("leaves.tsv");
-        let proven = prove_leaves(leaves, &HashMap::new(), &path, 2, 1, &|_| {}).unwrap();
+        let path = dir.file("leaves.tsv");
+        let proven = prove_leaves(leaves, &Leaves::new(), &path, 2, 1, &|_| {}).unwrap();
         assert_eq!(proven.len(), leaves.len());
         let (lines, unknown) = book_lines(&layers, &proven, hard, 2);
         assert_eq!(unknown, 0);
@@ -430,19 +161,18 @@ mod tests {
             let solved = exact[&book_key(&line.position).0];
             assert!(line.plies >= solved, "{line}: solve proves {solved} plies");
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A run killed in the middle of a line: the line is dropped, the leaves proven
     /// before are not proven again, and each leaf ends up in the file once.
     #[test]
     fn a_killed_run_resumes_with_the_leaves_it_had_not_proven() {
-        let dir = scratch("leaves-resume");
-        let path = dir.join("leaves.tsv");
+        let dir = Scratch::new("leaves-resume");
+        let path = dir.file("leaves.tsv");
         let layers = walk(&[start("5x5", "c3")], 2);
         let leaves = &layers[2];
         assert!(leaves.len() > 3);
-        let first = prove_leaves(&leaves[..2], &HashMap::new(), &path, 1, 1, &|_| {}).unwrap();
+        let first = prove_leaves(&leaves[..2], &Leaves::new(), &path, 1, 1, &|_| {}).unwrap();
         let mut text = std::fs::read_to_string(&path).unwrap();
         text.push_str(&format!("{}\twi", leaves[2]));
         std::fs::write(&path, &text).unwrap();
@@ -455,85 +185,98 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), leaves.len(), "{text}");
         assert_eq!(read_results(&path).unwrap(), all);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
-    fn bad_result_lines_say_what_is_wrong_and_what_was_expected() {
-        let dir = scratch("leaves-bad");
-        let path = dir.join("leaves.tsv");
-        let cases = [
-            ("5/5/2s2/5/5 1\twin\tc4\t7\n", "not six fields"),
-            (
-                "5/5/2s2/5/5 1\tdraw\tc4\t7\t1\t0\n",
-                "a verdict other than win or loss",
-            ),
-            ("5/5/2s2/5/5 1\twin\t-\t7\t1\t0\n", "a win without a move"),
-            (
-                "5/5/2s2/5/5 1\twin\tc4\tmany\t1\t0\n",
-                "plies that are not a number",
-            ),
-            ("5/5/2s2/5/5 1\twin\ta1\t7\t1\t0\n", "a1"),
-        ];
-        for (text, problem) in cases {
-            std::fs::write(&path, text).unwrap();
-            let error = read_results(&path).unwrap_err();
-            assert!(error.contains(problem), "{error}");
-            assert!(
-                error.contains("line 1") && error.contains(RESULT_FORMAT),
-                "{error}"
-            );
-        }
-        std::fs::write(&path, "5/5/2s2/5/5 1\tloss\t-\t7\t1\t0\n").unwrap();
-        assert_eq!(read_results(&path).unwrap().len(), 1);
-        let _ = std::fs::remove_dir_all(&dir);
+    fn the_driver_makes_the_directory_and_resumes_from_its_file() {
+        let dir = Scratch::new("leaves-driver");
+        let out = dir.file("new/deeper");
+        let how = LeavesFirst {
+            plies: 2,
+            hard_nodes: 30,
+            jobs: 2,
+            hash_mb: 1,
+        };
+        let starts = [start("5x5", "c3")];
+        let lines = std::sync::Mutex::new(Vec::new());
+        let progress = |p: LeafProgress| lines.lock().unwrap().push(p);
+        let first = leaves_first(&starts, &how, &out, &progress).unwrap();
+        let events = lines.lock().unwrap().clone();
+        assert_eq!(
+            events[0],
+            LeafProgress::Layer {
+                ply: 0,
+                positions: 1
+            }
+        );
+        assert_eq!(
+            events[1],
+            LeafProgress::Layer {
+                ply: 1,
+                positions: 5
+            }
+        );
+        let LeafProgress::Layer {
+            positions: leaves, ..
+        } = events[2]
+        else {
+            panic!("{events:?}");
+        };
+        assert_eq!(
+            events[3],
+            LeafProgress::Start {
+                leaves,
+                before: 0,
+                todo: leaves,
+                jobs: 2
+            }
+        );
+        let text = std::fs::read_to_string(out.join(LEAVES_FILE)).unwrap();
+        assert_eq!(text.lines().count(), leaves);
+        // Again: every leaf is known, none proven, the same book.
+        lines.lock().unwrap().clear();
+        let second = leaves_first(&starts, &how, &out, &progress).unwrap();
+        assert_eq!(second, first);
+        assert!(lines.lock().unwrap().contains(&LeafProgress::Start {
+            leaves,
+            before: leaves,
+            todo: 0,
+            jobs: 2
+        }));
+        assert_eq!(
+            std::fs::read_to_string(out.join(LEAVES_FILE)).unwrap(),
+            text
+        );
     }
 
-    /// A move into the mover's own goal wins in one ply; otherwise the fastest win.
     #[test]
-    fn minimax_takes_a_win_at_once_and_needs_every_child_for_a_loss() {
-        // Player 2 on g6 next to its goal g7: stepping there wins.
-        let position: Position = "7/6s/7/7/7/7/7 2".parse().unwrap();
-        let (value, square) = minimax(&position, &HashMap::new()).unwrap();
-        assert_eq!(
-            value,
-            Value {
-                won: true,
-                plies: 1
-            }
+    fn a_bad_leaf_line_or_an_unmakeable_directory_stops_the_book() {
+        let dir = Scratch::new("leaves-driver-bad");
+        let how = LeavesFirst {
+            plies: 1,
+            hard_nodes: 30,
+            jobs: 1,
+            hash_mb: 1,
+        };
+        let starts = [start("5x5", "c3")];
+        std::fs::write(dir.file(LEAVES_FILE), "junk\nmore\n").unwrap();
+        let error = leaves_first(&starts, &how, dir.path(), &|_| {}).unwrap_err();
+        assert!(matches!(
+            error,
+            LeavesFirstError::Leaves(LeavesError::Line { line: 1, .. })
+        ));
+        std::fs::write(dir.file("file"), "").unwrap();
+        let error = leaves_first(&starts, &how, &dir.file("file"), &|_| {}).unwrap_err();
+        assert!(matches!(error, LeavesFirstError::CreateDir { .. }));
+        assert!(
+            error
+                .to_string()
+                .contains(": cannot create the directory: "),
+            "{error}"
         );
         assert_eq!(
-            square.map(|s| position.name(s).to_string()),
-            Some("g7".into())
+            LeavesFirstError::Unvalued { count: 3 }.to_string(),
+            "3 positions have no value yet: run again"
         );
-        // Far from both goals, nothing is known without the children. (Off the
-        // diagonal, so that no two children are mirror images sharing a key.)
-        let start = start("7x7", "b4");
-        assert_eq!(minimax(&start, &HashMap::new()), None);
-        // Every child lost for the opponent but one: still a win, by the fastest.
-        let mut values = HashMap::new();
-        for (i, square) in start.moves().into_iter().enumerate() {
-            let child = start.after(square);
-            let value = Value {
-                won: i != 3,
-                plies: 10 + i as u32,
-            };
-            values.insert(book_key(&child).0, value);
-        }
-        let (value, square) = minimax(&start, &values).unwrap();
-        assert_eq!(
-            value,
-            Value {
-                won: true,
-                plies: 14
-            }
-        );
-        assert_eq!(square, start.moves().into_iter().nth(3));
-        // Every child won for the opponent: lost, as slowly as possible.
-        for value in values.values_mut() {
-            value.won = true;
-        }
-        let (value, square) = minimax(&start, &values).unwrap();
-        assert_eq!((value.won, value.plies, square), (false, 18, None));
     }
 }

@@ -7,15 +7,15 @@
 //! sure to do; a position that needs more and is won goes into the book, with the
 //! winning move and game length of an unlimited proof.
 
+use std::fmt;
 use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
 use clap::Args;
 
-use crate::book_builder::{self as book_tree, generate};
-
-use crate::board::{Position, Size};
-use crate::search::{BookLine, builtin_text, parse_book};
+use crate::board::{Position, Size, StartError};
+use crate::book_builder::{self, BookSource, LeavesFirst, LeavesFirstError, VerifyError};
 
 /// Arguments of `slimetrail book`.
 #[derive(Args, Debug)]
@@ -58,16 +58,115 @@ pub struct BookArgs {
     pub verify: Option<String>,
 }
 
+/// Why `slimetrail book` cannot write or verify a book.
+#[derive(Debug)]
+pub enum BookCommandError {
+    /// A square of `--starts` is not a start square.
+    Start {
+        /// The square as given.
+        name: String,
+        /// What is wrong with it.
+        error: StartError,
+    },
+    /// The leaves-first book in this directory cannot be made (yet).
+    LeavesFirst {
+        /// The directory of `--leaves-first`.
+        dir: String,
+        /// Why (boxed: a bad line carries its text).
+        error: Box<LeavesFirstError>,
+    },
+    /// The book cannot be written to `--out`.
+    Out {
+        /// The file.
+        path: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The book cannot be written to standard output.
+    Stdout(std::io::Error),
+    /// The book of `--verify` cannot be read.
+    Verify {
+        /// The file, or `builtin`.
+        path: String,
+        /// Why.
+        error: VerifyError,
+    },
+    /// Some moves of the book of `--verify` are not proven to win.
+    NotProven {
+        /// The file, or `builtin`.
+        path: String,
+        /// How many are not.
+        failures: usize,
+        /// Entries of the book.
+        entries: usize,
+    },
+}
+
+impl fmt::Display for BookCommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookCommandError::Start { name, error } => write!(f, "--starts {name}: {error}"),
+            BookCommandError::LeavesFirst { dir, error } => match error.as_ref() {
+                LeavesFirstError::CreateDir { error, .. } => {
+                    write!(
+                        f,
+                        "--leaves-first {dir}: cannot create the directory: {error}"
+                    )
+                }
+                LeavesFirstError::Leaves(e) => e.fmt(f),
+                LeavesFirstError::Unvalued { .. } => write!(f, "--leaves-first {dir}: {error}"),
+            },
+            BookCommandError::Out { path, error } => {
+                write!(f, "--out {path}: cannot write the book: {error}")
+            }
+            BookCommandError::Stdout(e) => {
+                write!(f, "cannot write the book to standard output: {e}")
+            }
+            BookCommandError::Verify { path, error } => match error {
+                VerifyError::Read { error, .. } => write!(
+                    f,
+                    "--verify {path}: cannot read it ({error}): expected a book file or 'builtin'"
+                ),
+                _ => write!(f, "--verify {path}: {error}"),
+            },
+            BookCommandError::NotProven {
+                path,
+                failures,
+                entries,
+            } => write!(
+                f,
+                "--verify {path}: {failures} of {entries} moves are not proven to win"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BookCommandError {}
+
 /// Runs `slimetrail book`.
-pub fn run(args: &BookArgs) -> Result<(), String> {
+pub fn run(args: &BookArgs) -> Result<(), BookCommandError> {
     if let Some(path) = &args.verify {
         return verify(path, args.size);
     }
     let starts = start_positions(args)?;
     let started = Instant::now();
     let lines = match &args.leaves_first {
-        Some(dir) => leaves_first(&starts, args, dir)?,
-        None => generate(&starts, args.plies, args.hard_nodes, &mut |report| {
+        Some(dir) => {
+            let how = LeavesFirst {
+                plies: args.plies,
+                hard_nodes: args.hard_nodes,
+                jobs: args.jobs,
+                hash_mb: args.hash,
+            };
+            let progress = |line: book_builder::LeafProgress| eprintln!("{line}");
+            book_builder::leaves_first(&starts, &how, Path::new(dir), &progress).map_err(
+                |error| BookCommandError::LeavesFirst {
+                    dir: dir.clone(),
+                    error: Box::new(error),
+                },
+            )?
+        }
+        None => book_builder::generate(&starts, args.plies, args.hard_nodes, &mut |report| {
             eprintln!("{report}");
         }),
     };
@@ -94,11 +193,13 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
         text.push_str(&format!("{line}\n"));
     }
     match &args.out {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| format!("--out {path}: cannot write the book: {e}"))?,
+        Some(path) => std::fs::write(path, text).map_err(|error| BookCommandError::Out {
+            path: path.clone(),
+            error,
+        })?,
         None => std::io::stdout()
             .write_all(text.as_bytes())
-            .map_err(|e| format!("cannot write the book to standard output: {e}"))?,
+            .map_err(BookCommandError::Stdout)?,
     }
     eprintln!(
         "{} entries in {:.1} s",
@@ -106,28 +207,6 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// The book by [`book_tree`]: leaves proven into `dir`, the rest by minimax.
-fn leaves_first(starts: &[Position], args: &BookArgs, dir: &str) -> Result<Vec<BookLine>, String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("--leaves-first {dir}: cannot create the directory: {e}"))?;
-    let path = std::path::Path::new(dir).join("leaves.tsv");
-    let layers = book_tree::walk(starts, args.plies);
-    for (ply, layer) in layers.iter().enumerate() {
-        eprintln!("ply {ply}: {} positions", layer.len());
-    }
-    let leaves = layers.last().map_or(&[][..], |layer| &layer[..]);
-    let known = book_tree::read_results(&path)?;
-    let progress = |line: String| eprintln!("{line}");
-    let proven = book_tree::prove_leaves(leaves, &known, &path, args.jobs, args.hash, &progress)?;
-    let (lines, unknown) = book_tree::book_lines(&layers, &proven, args.hard_nodes, args.jobs);
-    if unknown > 0 {
-        return Err(format!(
-            "--leaves-first {dir}: {unknown} positions have no value yet: run again"
-        ));
-    }
-    Ok(lines)
 }
 
 fn start_names(starts: &[Position]) -> String {
@@ -138,7 +217,7 @@ fn start_names(starts: &[Position]) -> String {
         .join(",")
 }
 
-fn start_positions(args: &BookArgs) -> Result<Vec<Position>, String> {
+fn start_positions(args: &BookArgs) -> Result<Vec<Position>, BookCommandError> {
     let size = args.size;
     let names: Vec<String> = if args.starts.is_empty() {
         size.usual_starts()
@@ -151,45 +230,38 @@ fn start_positions(args: &BookArgs) -> Result<Vec<Position>, String> {
     names
         .iter()
         .map(|name| {
-            Position::start_named(size, name.trim()).map_err(|e| format!("--starts {name}: {e}"))
+            Position::start_named(size, name.trim()).map_err(|error| BookCommandError::Start {
+                name: name.clone(),
+                error,
+            })
         })
         .collect()
 }
 
 /// Proves every move of the book at `path` (`builtin` for the built-in one).
-fn verify(path: &str, size: Size) -> Result<(), String> {
-    let text = if path == "builtin" {
-        builtin_text(size)
-            .ok_or_else(|| format!("--verify builtin: no book is built in for {size}"))?
-            .to_string()
-    } else {
-        std::fs::read_to_string(path).map_err(|e| {
-            format!("--verify {path}: cannot read it ({e}): expected a book file or 'builtin'")
-        })?
-    };
-    let lines = parse_book(&text).map_err(|e| format!("--verify {path}: {e}"))?;
-    let started = Instant::now();
-    let failures = crate::search::verify_book(&lines, &mut |done, total| {
+fn verify(path: &str, size: Size) -> Result<(), BookCommandError> {
+    let lines = book_builder::load(&BookSource::named(path), size).map_err(|error| {
+        BookCommandError::Verify {
+            path: path.to_string(),
+            error,
+        }
+    })?;
+    let verification = book_builder::verify(&lines, &mut |done, total| {
         if done % 100 == 0 {
             eprintln!("{done} of {total} proven");
         }
     });
-    for failure in &failures {
+    for failure in &verification.failures {
         eprintln!("not a win: {failure}");
     }
-    println!(
-        "{} entries, {} not proven to win, {:.1} s",
-        lines.len(),
-        failures.len(),
-        started.elapsed().as_secs_f64()
-    );
-    if failures.is_empty() {
+    println!("{verification}");
+    if verification.failures.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "--verify {path}: {} of {} moves are not proven to win",
-            failures.len(),
-            lines.len()
-        ))
+        Err(BookCommandError::NotProven {
+            path: path.to_string(),
+            failures: verification.failures.len(),
+            entries: lines.len(),
+        })
     }
 }
