@@ -5,6 +5,7 @@ mod arena_compat;
 mod arena_stats;
 mod bench;
 mod book;
+mod book_error;
 mod gui;
 mod interrupt;
 mod perft;
