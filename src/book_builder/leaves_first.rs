@@ -187,6 +187,30 @@ mod tests {
         assert_eq!(read_results(&path).unwrap(), all);
     }
 
+    /// A run killed in the middle of a line, then resumed as it is: the torn
+    /// line goes, and the file stays readable after the resumed run (it once
+    /// glued the first new line to the torn one, which the next run refused).
+    #[test]
+    fn a_resumed_run_drops_the_torn_line_it_finds() {
+        let dir = Scratch::new("leaves-torn-resume");
+        let path = dir.file(LEAVES_FILE);
+        let layers = walk(&[start("5x5", "c3")], 2);
+        let leaves = &layers[2];
+        prove_leaves(&leaves[..2], &Leaves::new(), &path, 1, 1, &|_| {}).unwrap();
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        let whole = text.clone();
+        text.push_str(&format!("{}\twi", leaves[2]));
+        std::fs::write(&path, &text).unwrap();
+        let known = read_results(&path).unwrap();
+        assert_eq!(known.len(), 2);
+        let all = prove_leaves(leaves, &known, &path, 1, 1, &|_| {}).unwrap();
+        assert_eq!(all.len(), leaves.len());
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert!(after.starts_with(&whole), "{after}");
+        assert_eq!(after.lines().count(), leaves.len(), "{after}");
+        assert_eq!(read_results(&path).unwrap(), all);
+    }
+
     #[test]
     fn the_driver_makes_the_directory_and_resumes_from_its_file() {
         let dir = Scratch::new("leaves-driver");

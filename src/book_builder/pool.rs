@@ -3,8 +3,8 @@
 //! and append each result to the leaf-results file as soon as it is proven.
 
 use std::fmt;
-use std::fs::OpenOptions;
-use std::io::Write;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -71,6 +71,32 @@ impl fmt::Display for LeafProgress {
     }
 }
 
+/// Opens (or creates) the leaf results at `path` for appending, first dropping a
+/// last line cut short by a kill (which readers ignore), so that the first line
+/// appended is not glued to it.
+fn open_for_appending(path: &Path) -> io::Result<File> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .create(true)
+        .append(true)
+        .open(path)?;
+    let mut text = Vec::new();
+    file.read_to_end(&mut text)?;
+    if text.last().is_some_and(|&byte| byte != b'\n') {
+        let whole = text
+            .iter()
+            .rposition(|&byte| byte == b'\n')
+            .map_or(0, |end| end + 1);
+        log::warn!(
+            "{}: dropping a last line cut short: {:?}",
+            path.display(),
+            String::from_utf8_lossy(&text[whole..])
+        );
+        file.set_len(whole as u64)?;
+    }
+    Ok(file)
+}
+
 /// Proves every leaf not in `known` on `jobs` threads with `hash_mb` MiB of table
 /// each, appending each result to `path` at once; the leaves, those of `known`
 /// included. `progress` hears of the start and of every fiftieth leaf.
@@ -86,14 +112,10 @@ pub fn prove_leaves(
         .iter()
         .filter(|p| !known.contains_key(&book_key(*p).0))
         .collect();
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|error| LeavesError::Open {
-            path: path.to_path_buf(),
-            error,
-        })?;
+    let file = open_for_appending(path).map_err(|error| LeavesError::Open {
+        path: path.to_path_buf(),
+        error,
+    })?;
     let file = Mutex::new(file);
     let found = Mutex::new(known.clone());
     let next = AtomicUsize::new(0);
