@@ -1,11 +1,12 @@
 //! `slimetrail bench`: the node count that identifies the search, and its speed.
 
+use std::fmt;
 use std::time::Duration;
 
 use clap::Args;
 use serde::Serialize;
 
-use super::{milliseconds, per_second, print_json};
+use super::{JsonError, milliseconds, per_second, print_json};
 use crate::search::{BENCH_DEPTH, BenchLine, Engine, EngineOptions};
 
 /// Rounds of the bench set that `--speed` searches: a few seconds, enough for
@@ -84,10 +85,48 @@ struct BenchReport {
     rounds: Vec<Round>,
 }
 
+/// Why `slimetrail bench` cannot measure.
+#[derive(Debug)]
+pub enum BenchError {
+    /// `--depth` is not from 1 to 64.
+    Depth(u32),
+    /// Two rounds of the same searches searched different nodes.
+    Unrepeatable {
+        /// The round that differed, from 2.
+        round: u32,
+        /// Its nodes.
+        nodes: u64,
+        /// The nodes of round 1.
+        first: u64,
+    },
+    /// The report cannot be written as JSON.
+    Json(JsonError),
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BenchError::Depth(depth) => write!(f, "--depth: expected 1 to 64, found {depth}"),
+            BenchError::Unrepeatable {
+                round,
+                nodes,
+                first,
+            } => write!(
+                f,
+                "round {round} searched {nodes} nodes but round 1 searched {first}: \
+                 expected every round to search the same nodes"
+            ),
+            BenchError::Json(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {}
+
 /// Searches the bench positions and prints nodes, time and speed.
-pub fn run(args: &BenchArgs) -> Result<(), String> {
+pub fn run(args: &BenchArgs) -> Result<(), BenchError> {
     if args.depth == 0 || args.depth > 64 {
-        return Err(format!("--depth: expected 1 to 64, found {}", args.depth));
+        return Err(BenchError::Depth(args.depth));
     }
     let repeat = if args.speed {
         SPEED_ROUNDS
@@ -136,11 +175,11 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         };
         match rounds.first() {
             Some(previous) if previous.nodes != nodes => {
-                return Err(format!(
-                    "round {round} searched {nodes} nodes but round 1 searched {}: \
-                     expected every round to search the same nodes",
-                    previous.nodes
-                ));
+                return Err(BenchError::Unrepeatable {
+                    round,
+                    nodes,
+                    first: previous.nodes,
+                });
             }
             Some(_) => {}
             None => first = lines,
@@ -176,7 +215,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         rounds,
     };
     if args.json {
-        return print_json(&report);
+        return print_json(&report).map_err(BenchError::Json);
     }
     println!("===========================");
     println!("Total time (ms) : {}", time.as_millis());

@@ -8,17 +8,14 @@
 //! winning move and game length of an unlimited proof.
 
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
+use std::path::Path;
 use std::time::Instant;
 
 use clap::Args;
 
-use super::book_tree;
-
+use super::book_error::BookCommandError;
 use crate::board::{Position, Size};
-use crate::search::{
-    BookLine, Engine, EngineOptions, Limits, Score, Verdict, builtin_text, parse_book,
-};
+use crate::book_builder::{self, BookSource, LeavesFirst};
 
 /// Arguments of `slimetrail book`.
 #[derive(Args, Debug)]
@@ -62,15 +59,29 @@ pub struct BookArgs {
 }
 
 /// Runs `slimetrail book`.
-pub fn run(args: &BookArgs) -> Result<(), String> {
+pub fn run(args: &BookArgs) -> Result<(), BookCommandError> {
     if let Some(path) = &args.verify {
         return verify(path, args.size);
     }
     let starts = start_positions(args)?;
     let started = Instant::now();
     let lines = match &args.leaves_first {
-        Some(dir) => leaves_first(&starts, args, dir)?,
-        None => generate(&starts, args.plies, args.hard_nodes, &mut |report| {
+        Some(dir) => {
+            let how = LeavesFirst {
+                plies: args.plies,
+                hard_nodes: args.hard_nodes,
+                jobs: args.jobs,
+                hash_mb: args.hash,
+            };
+            let progress = |line: book_builder::LeafProgress| eprintln!("{line}");
+            book_builder::leaves_first(&starts, &how, Path::new(dir), &progress).map_err(
+                |error| BookCommandError::LeavesFirst {
+                    dir: dir.clone(),
+                    error: Box::new(error),
+                },
+            )?
+        }
+        None => book_builder::generate(&starts, args.plies, args.hard_nodes, &mut |report| {
             eprintln!("{report}");
         }),
     };
@@ -97,11 +108,13 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
         text.push_str(&format!("{line}\n"));
     }
     match &args.out {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| format!("--out {path}: cannot write the book: {e}"))?,
+        Some(path) => std::fs::write(path, text).map_err(|error| BookCommandError::Out {
+            path: path.clone(),
+            error,
+        })?,
         None => std::io::stdout()
             .write_all(text.as_bytes())
-            .map_err(|e| format!("cannot write the book to standard output: {e}"))?,
+            .map_err(BookCommandError::Stdout)?,
     }
     eprintln!(
         "{} entries in {:.1} s",
@@ -109,28 +122,6 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// The book by [`book_tree`]: leaves proven into `dir`, the rest by minimax.
-fn leaves_first(starts: &[Position], args: &BookArgs, dir: &str) -> Result<Vec<BookLine>, String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("--leaves-first {dir}: cannot create the directory: {e}"))?;
-    let path = std::path::Path::new(dir).join("leaves.tsv");
-    let layers = book_tree::walk(starts, args.plies);
-    for (ply, layer) in layers.iter().enumerate() {
-        eprintln!("ply {ply}: {} positions", layer.len());
-    }
-    let leaves = layers.last().map_or(&[][..], |layer| &layer[..]);
-    let known = book_tree::read_results(&path)?;
-    let progress = |line: String| eprintln!("{line}");
-    let proven = book_tree::prove_leaves(leaves, &known, &path, args.jobs, args.hash, &progress)?;
-    let (lines, unknown) = book_tree::book_lines(&layers, &proven, args.hard_nodes, args.jobs);
-    if unknown > 0 {
-        return Err(format!(
-            "--leaves-first {dir}: {unknown} positions have no value yet: run again"
-        ));
-    }
-    Ok(lines)
 }
 
 fn start_names(starts: &[Position]) -> String {
@@ -141,7 +132,7 @@ fn start_names(starts: &[Position]) -> String {
         .join(",")
 }
 
-fn start_positions(args: &BookArgs) -> Result<Vec<Position>, String> {
+fn start_positions(args: &BookArgs) -> Result<Vec<Position>, BookCommandError> {
     let size = args.size;
     let names: Vec<String> = if args.starts.is_empty() {
         size.usual_starts()
@@ -154,114 +145,38 @@ fn start_positions(args: &BookArgs) -> Result<Vec<Position>, String> {
     names
         .iter()
         .map(|name| {
-            Position::start_named(size, name.trim()).map_err(|e| format!("--starts {name}: {e}"))
+            Position::start_named(size, name.trim()).map_err(|error| BookCommandError::Start {
+                name: name.clone(),
+                error,
+            })
         })
         .collect()
 }
 
-/// The book of `starts` within `plies` plies: won positions whose proof from an
-/// empty table needs more than `hard_nodes` nodes, in the order met. `progress`
-/// gets a line per ply.
-pub fn generate(
-    starts: &[Position],
-    plies: u32,
-    hard_nodes: u64,
-    progress: &mut dyn FnMut(String),
-) -> Vec<BookLine> {
-    let stop = AtomicBool::new(false);
-    let mut trial = Engine::new(EngineOptions::default());
-    let mut truth = Engine::new(EngineOptions::default());
-    let mut book = Vec::new();
-    for (ply, frontier) in book_tree::walk(starts, plies).iter().enumerate() {
-        let ply_started = Instant::now();
-        let mut hard_wins = 0;
-        // Positions proven within 1,000 nodes, 10,000, the limit, and not within it.
-        let mut counts = [0usize; 4];
-        for position in frontier {
-            trial.new_game();
-            let out = trial.prove(position, &Limits::nodes(hard_nodes), &stop, &mut |_| {});
-            let bucket = match (out.verdict, out.proof_nodes) {
-                (None, _) => 3,
-                (Some(_), n) if n < 1_000 => 0,
-                (Some(_), n) if n < 10_000 => 1,
-                (Some(_), _) => 2,
-            };
-            counts[bucket] += 1;
-            if out.verdict.is_none() {
-                // The full solve, for the winning move and the game's length: exact
-                // where its search to the end fits, otherwise the proof's bound.
-                // From an empty table, so that each entry is what `solve` says of
-                // the position alone.
-                truth.new_game();
-                let full = truth.solve(position, &Limits::default(), &stop, &mut |_| {});
-                let bound = match full.info.score {
-                    Some(Score::Mate(n)) if n > 0 => Some(n as u32),
-                    _ => None,
-                };
-                let won = full.verdict == Some(Verdict::Win);
-                if let (true, Some(square), Some(plies)) =
-                    (won, full.best_move, full.length.or(bound))
-                {
-                    hard_wins += 1;
-                    book.push(BookLine {
-                        position: *position,
-                        square,
-                        plies: plies as u16,
-                    });
-                }
-            }
-        }
-        let counts_hard = counts[3];
-        let mut counts: Vec<String> = ["<1k", "<10k", "<limit", "hard"]
-            .iter()
-            .zip(counts)
-            .map(|(name, count)| format!("{name} {count}"))
-            .collect();
-        counts.push(format!("won and hard {hard_wins} of {}", counts_hard));
-        progress(format!(
-            "ply {ply}: {} positions ({}), {:.1} s",
-            frontier.len(),
-            counts.join(", "),
-            ply_started.elapsed().as_secs_f64()
-        ));
-    }
-    book
-}
-
 /// Proves every move of the book at `path` (`builtin` for the built-in one).
-fn verify(path: &str, size: Size) -> Result<(), String> {
-    let text = if path == "builtin" {
-        builtin_text(size)
-            .ok_or_else(|| format!("--verify builtin: no book is built in for {size}"))?
-            .to_string()
-    } else {
-        std::fs::read_to_string(path).map_err(|e| {
-            format!("--verify {path}: cannot read it ({e}): expected a book file or 'builtin'")
-        })?
-    };
-    let lines = parse_book(&text).map_err(|e| format!("--verify {path}: {e}"))?;
-    let started = Instant::now();
-    let failures = crate::search::verify_book(&lines, &mut |done, total| {
+fn verify(path: &str, size: Size) -> Result<(), BookCommandError> {
+    let lines = book_builder::load(&BookSource::named(path), size).map_err(|error| {
+        BookCommandError::Verify {
+            path: path.to_string(),
+            error,
+        }
+    })?;
+    let verification = book_builder::verify(&lines, &mut |done, total| {
         if done % 100 == 0 {
             eprintln!("{done} of {total} proven");
         }
     });
-    for failure in &failures {
+    for failure in &verification.failures {
         eprintln!("not a win: {failure}");
     }
-    println!(
-        "{} entries, {} not proven to win, {:.1} s",
-        lines.len(),
-        failures.len(),
-        started.elapsed().as_secs_f64()
-    );
-    if failures.is_empty() {
+    println!("{verification}");
+    if verification.failures.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "--verify {path}: {} of {} moves are not proven to win",
-            failures.len(),
-            lines.len()
-        ))
+        Err(BookCommandError::NotProven {
+            path: path.to_string(),
+            failures: verification.failures.len(),
+            entries: lines.len(),
+        })
     }
 }

@@ -5,23 +5,24 @@ mod arena_compat;
 mod arena_stats;
 mod bench;
 mod book;
-mod book_tree;
+mod book_error;
 mod gui;
+mod interrupt;
 mod perft;
 mod play;
 mod solve;
-mod solve_report;
 mod split;
 
 pub use arena::arena_main;
 
+use std::fmt;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
-use crate::board::{Position, Size};
+use crate::board::{Position, PositionError, Size, StartError};
 
 /// `slimetrail`: with no subcommand, speaks the engine protocol on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -68,16 +69,34 @@ pub struct PositionArgs {
     pub position: Option<String>,
 }
 
+/// Why [`PositionArgs`] describe no position: the flag and what is wrong with it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PositionArgError {
+    /// `--position` is not a position string.
+    Position(PositionError),
+    /// `--start` is not a start square.
+    Start(StartError),
+}
+
+impl fmt::Display for PositionArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionArgError::Position(e) => write!(f, "--position: {e}"),
+            PositionArgError::Start(e) => write!(f, "--start: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionArgError {}
+
 impl PositionArgs {
     /// The position these arguments describe, or an error that says what is wrong.
-    pub fn position(&self) -> Result<Position, String> {
+    pub fn position(&self) -> Result<Position, PositionArgError> {
         if let Some(text) = &self.position {
-            return text.parse().map_err(|e| format!("--position: {e}"));
+            return text.parse().map_err(PositionArgError::Position);
         }
         match &self.start {
-            Some(start) => {
-                Position::start_named(self.size, start).map_err(|e| format!("--start: {e}"))
-            }
+            Some(start) => Position::start_named(self.size, start).map_err(PositionArgError::Start),
             None => Ok(Position::start(self.size)),
         }
     }
@@ -93,23 +112,31 @@ pub fn engine_main() -> ExitCode {
     ) {
         quiet_broken_pipe();
     }
-    let done = |result: Result<(), String>| result.map(|()| ExitCode::SUCCESS);
-    let result = match cli.command {
-        Some(EngineSubcommand::Perft(args)) => done(perft::run(&args)),
-        Some(EngineSubcommand::Play(args)) => done(play::run(&args)),
-        Some(EngineSubcommand::Solve(args)) => solve::run(&args),
-        Some(EngineSubcommand::Bench(args)) => done(bench::run(&args)),
-        Some(EngineSubcommand::Gui(args)) => done(gui::run(&args)),
-        Some(EngineSubcommand::Book(args)) => done(book::run(&args)),
+    match cli.command {
+        Some(EngineSubcommand::Perft(args)) => finish(perft::run(&args)),
+        Some(EngineSubcommand::Play(args)) => finish(play::run(&args)),
+        Some(EngineSubcommand::Solve(args)) => finish_with(solve::run(&args)),
+        Some(EngineSubcommand::Bench(args)) => finish(bench::run(&args)),
+        Some(EngineSubcommand::Gui(args)) => finish(gui::run(&args)),
+        Some(EngineSubcommand::Book(args)) => finish(book::run(&args)),
         None => {
             crate::server::serve(std::io::stdin(), std::io::stdout());
-            Ok(ExitCode::SUCCESS)
+            ExitCode::SUCCESS
         }
-    };
+    }
+}
+
+/// The exit status of a command that succeeded or failed: its error on stderr.
+fn finish<E: fmt::Display>(result: Result<(), E>) -> ExitCode {
+    finish_with(result.map(|()| ExitCode::SUCCESS))
+}
+
+/// The exit status of a command that chose it, or failed: its error on stderr.
+fn finish_with<E: fmt::Display>(result: Result<ExitCode, E>) -> ExitCode {
     match result {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("error: {message}");
+        Err(error) => {
+            eprintln!("error: {error}");
             ExitCode::FAILURE
         }
     }
@@ -127,10 +154,21 @@ fn quiet_broken_pipe() {
     }
 }
 
+/// A report that cannot be written as JSON.
+#[derive(Debug)]
+pub struct JsonError(serde_json::Error);
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot write the report as JSON: {}", self.0)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
 /// Prints `value` as one line of JSON: the `--json` output of the report commands.
-fn print_json<T: Serialize>(value: &T) -> Result<(), String> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| format!("cannot write the report as JSON: {e}"))?;
+fn print_json<T: Serialize>(value: &T) -> Result<(), JsonError> {
+    let text = serde_json::to_string(value).map_err(JsonError)?;
     println!("{text}");
     Ok(())
 }

@@ -1,11 +1,12 @@
 //! `slimetrail perft`: move-generation counts with timing.
 
+use std::fmt;
 use std::time::Instant;
 
 use clap::Args;
 use serde::Serialize;
 
-use super::{PositionArgs, milliseconds, per_second, print_json};
+use super::{JsonError, PositionArgError, PositionArgs, milliseconds, per_second, print_json};
 use crate::board::{divide, perft, perft_in};
 
 /// Arguments of `slimetrail perft`.
@@ -55,9 +56,29 @@ struct PerftReport {
     wide: bool,
 }
 
+/// Why `slimetrail perft` cannot count.
+#[derive(Debug)]
+pub enum PerftError {
+    /// The position arguments are wrong.
+    Position(PositionArgError),
+    /// The report cannot be written as JSON.
+    Json(JsonError),
+}
+
+impl fmt::Display for PerftError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PerftError::Position(e) => e.fmt(f),
+            PerftError::Json(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PerftError {}
+
 /// Prints per-move counts, the total, the time and the speed.
-pub fn run(args: &PerftArgs) -> Result<(), String> {
-    let position = args.from.position()?;
+pub fn run(args: &PerftArgs) -> Result<(), PerftError> {
+    let position = args.from.position().map_err(PerftError::Position)?;
     log::info!("perft {} from {position}", args.depth);
     let started = Instant::now();
     let per_move = if args.wide {
@@ -98,7 +119,7 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
         wide: args.wide,
     };
     if args.json {
-        return print_json(&report);
+        return print_json(&report).map_err(PerftError::Json);
     }
     for count in &report.moves {
         println!("{}: {}", count.square, count.leaves);

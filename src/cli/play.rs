@@ -1,12 +1,13 @@
 //! `slimetrail play`: a person plays the engine in the terminal.
 
+use std::fmt;
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Args;
 
-use super::PositionArgs;
+use super::{PositionArgError, PositionArgs};
 use crate::board::{Diagram, Outcome, Position, Side, Square};
 use crate::search::{Engine, EngineOptions, LEVEL, Limits};
 
@@ -43,13 +44,32 @@ struct State {
     last_move: Option<(Square, Square)>,
 }
 
+/// Why a game in the terminal cannot start or go on.
+#[derive(Debug)]
+pub enum PlayError {
+    /// The position arguments are wrong.
+    Position(PositionArgError),
+    /// The terminal cannot be read or written.
+    Terminal(std::io::Error),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Position(e) => e.fmt(f),
+            PlayError::Terminal(e) => write!(f, "terminal: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
 /// Plays one game on stdin/stdout.
-pub fn run(args: &PlayArgs) -> Result<(), String> {
-    let position = args.from.position()?;
+pub fn run(args: &PlayArgs) -> Result<(), PlayError> {
+    let position = args.from.position().map_err(PlayError::Position)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    play(args, position, &mut stdin.lock(), &mut stdout.lock())
-        .map_err(|e| format!("terminal: {e}"))
+    play(args, position, &mut stdin.lock(), &mut stdout.lock()).map_err(PlayError::Terminal)
 }
 
 fn play(

@@ -1,29 +1,20 @@
-//! `slimetrail solve`: proves who wins, and says what is known when it cannot.
+//! `slimetrail solve`: proves who wins, and says what is known when it cannot; or
+//! shares a proof out (`--split`, `--positions`, `--merge`, in [`super::split`]).
 
+use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::Args;
 
-use super::solve_report::{SolveReport, Status};
-use super::split::{self, ProofSettings, Shard};
-use super::{PositionArgs, print_json};
-use crate::search::{Engine, EngineOptions, HASH_MB, Limits, SearchInfo, THREADS, TimeControl};
-
-/// Exit status after Ctrl-C (128 + SIGINT, as shells report it).
-pub const INTERRUPTED_EXIT_CODE: u8 = 130;
-
-/// Set by the Ctrl-C handler; the proof polls it like any stop request.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Most time the best guess of an unfinished proof may take.
-const GUESS_TIME_MAX: Duration = Duration::from_millis(500);
-/// Least time the best guess of an unfinished proof is given.
-const GUESS_TIME_MIN: Duration = Duration::from_millis(20);
-/// Time of the best guess after Ctrl-C: whoever pressed it is waiting.
-const GUESS_TIME_INTERRUPTED: Duration = Duration::from_millis(200);
+use super::interrupt::{self, INTERRUPTED, INTERRUPTED_EXIT_CODE};
+use super::split::{self, FlaggedProofError};
+use super::{JsonError, PositionArgError, PositionArgs, print_json};
+use crate::board::Side;
+use crate::proof::{self, MergeReport, ProofSettings, Status};
+use crate::search::{HASH_MB, SearchInfo, THREADS};
+use crate::shard::Shard;
 
 /// Arguments of `slimetrail solve`.
 #[derive(Args, Debug)]
@@ -86,7 +77,7 @@ pub struct SolveArgs {
     pub split: Option<u32>,
     /// Nodes of the short proof --split tries on each node below the position
     /// before it expands or lists it; 0 for none.
-    #[arg(long, value_name = "N", default_value_t = split::SPLIT_PROOF_NODES, requires = "split")]
+    #[arg(long, value_name = "N", default_value_t = proof::SPLIT_PROOF_NODES, requires = "split")]
     pub split_nodes: u64,
     /// The directory of --split.
     #[arg(long, value_name = "DIR", requires = "split")]
@@ -118,11 +109,57 @@ pub struct SolveArgs {
     pub merge: Option<PathBuf>,
 }
 
+/// Why `slimetrail solve` cannot run.
+#[derive(Debug)]
+pub enum SolveError {
+    /// The position arguments are wrong.
+    Position(PositionArgError),
+    /// The position is a finished game, won by this side.
+    GameOver(Side),
+    /// `--time` is not a positive, finite number of seconds.
+    Time(f64),
+    /// The split, a shard or the merge failed.
+    Proof(FlaggedProofError),
+    /// The report cannot be written as JSON.
+    Json(JsonError),
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::Position(e) => e.fmt(f),
+            SolveError::GameOver(winner) => write!(
+                f,
+                "the game is already over: {winner} has won; expected a position with a move to play"
+            ),
+            SolveError::Time(s) => write!(
+                f,
+                "--time: expected a positive number of seconds, found {s}"
+            ),
+            SolveError::Proof(e) => e.fmt(f),
+            SolveError::Json(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+impl From<FlaggedProofError> for SolveError {
+    fn from(e: FlaggedProofError) -> SolveError {
+        SolveError::Proof(e)
+    }
+}
+
 /// Proves a position and prints the verdict, a winning move, the game's length and
 /// the speed; or, when a limit or Ctrl-C ends the proof first, what is known.
-pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
+pub fn run(args: &SolveArgs) -> Result<ExitCode, SolveError> {
     if let Some(dir) = &args.merge {
-        split::merge_dir(dir, args.json)?;
+        let report = MergeReport::read(dir).map_err(FlaggedProofError)?;
+        if args.json {
+            print_json(&report).map_err(SolveError::Json)?;
+        } else {
+            print!("{report}");
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let settings = ProofSettings {
@@ -133,44 +170,26 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
         first_nodes: args.first_nodes,
     };
     if let Some(file) = &args.positions {
-        install_interrupt_handler();
+        interrupt::install();
         split::shard(file, args.shard, &settings, &INTERRUPTED)?;
-        return Ok(if INTERRUPTED.load(Ordering::SeqCst) {
-            ExitCode::from(INTERRUPTED_EXIT_CODE)
-        } else {
-            ExitCode::SUCCESS
-        });
+        return Ok(interrupt::exit_code());
     }
-    let position = args.from.position()?;
+    let position = args.from.position().map_err(SolveError::Position)?;
     if let Some(winner) = position.outcome().winner() {
-        return Err(format!(
-            "the game is already over: {winner} has won; expected a position with a move to play"
-        ));
+        return Err(SolveError::GameOver(winner));
     }
     if let (Some(depth), Some(dir)) = (args.split, &args.out) {
         split::split(&position, depth, args.split_nodes, dir, &settings)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut limits = Limits::default();
-    if let Some(time) = settings.time {
-        limits.time = TimeControl::MoveTime(time);
-    }
-    limits.nodes = args.nodes;
-    install_interrupt_handler();
-    let mut engine = Engine::new(EngineOptions {
-        hash_mb: args.hash as usize,
-        threads: args.threads as usize,
-        huge_pages: true,
-        ..EngineOptions::default()
-    });
-    if !args.json {
+    interrupt::install();
+    let json = args.json;
+    if !json {
         println!(
             "solving {position}, {} to move (Ctrl-C stops and reports what is known)",
             position.side_to_move()
         );
     }
-    let started = Instant::now();
-    let json = args.json;
     let mut progress = |info: &SearchInfo| {
         if info.score.is_none() && !json {
             println!(
@@ -182,41 +201,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
             );
         }
     };
-    let outcome = engine.solve(&position, &limits, &INTERRUPTED, &mut progress);
-    let interrupted = INTERRUPTED.load(Ordering::SeqCst);
-    let status = if interrupted {
-        Status::Interrupted
-    } else if outcome.verdict.is_some() {
-        Status::Proven
-    } else if args.nodes.is_some_and(|n| {
-        // Each thread stops at its share of the nodes.
-        args.time.is_none() || outcome.proof_nodes + args.threads >= n
-    }) {
-        Status::NodeLimit
+    let report = proof::solve(&position, &settings, &INTERRUPTED, &mut progress);
+    if json {
+        print_json(&report).map_err(SolveError::Json)?;
     } else {
-        Status::TimeLimit
-    };
-    let partial = outcome.verdict.is_none().then(|| {
-        let guess = guess_limits(status, args);
-        // After Ctrl-C the guess runs on its own flag: a second Ctrl-C exits at once.
-        let fresh = AtomicBool::new(false);
-        let stop = if interrupted { &fresh } else { &INTERRUPTED };
-        engine.partial_proof(&position, &guess, stop)
-    });
-    let report = SolveReport::new(
-        &position,
-        status,
-        &outcome,
-        partial.as_ref(),
-        engine.table_megabytes(),
-        started.elapsed(),
-    );
-    if args.json {
-        print_json(&report)?;
-    } else {
-        print!("{}", report.text());
+        print!("{report}");
     }
-    Ok(if status == Status::Interrupted {
+    Ok(if report.status() == Status::Interrupted {
         ExitCode::from(INTERRUPTED_EXIT_CODE)
     } else {
         ExitCode::SUCCESS
@@ -224,44 +215,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, String> {
 }
 
 /// The `--time` limit: a positive, finite number of seconds.
-fn seconds(time: Option<f64>) -> Result<Option<Duration>, String> {
+fn seconds(time: Option<f64>) -> Result<Option<Duration>, SolveError> {
     match time {
-        Some(s) if !(s > 0.0 && s.is_finite()) => Err(format!(
-            "--time: expected a positive number of seconds, found {s}"
-        )),
+        Some(s) if !(s > 0.0 && s.is_finite()) => Err(SolveError::Time(s)),
         Some(s) => Ok(Some(Duration::from_secs_f64(s))),
         None => Ok(None),
-    }
-}
-
-/// The limits of the scored search that picks a best guess when the proof did not
-/// finish: a tenth of the proof's budget, within bounds.
-fn guess_limits(status: Status, args: &SolveArgs) -> Limits {
-    match (status, args.nodes) {
-        (Status::NodeLimit, Some(nodes)) => Limits::nodes((nodes / 10).max(1_000)),
-        (Status::Interrupted, _) => Limits::movetime(GUESS_TIME_INTERRUPTED),
-        _ => {
-            let tenth = Duration::from_secs_f64(args.time.unwrap_or(1.0) / 10.0);
-            Limits::movetime(tenth.clamp(GUESS_TIME_MIN, GUESS_TIME_MAX))
-        }
-    }
-}
-
-/// Ctrl-C (and SIGTERM) stop the proof through [`INTERRUPTED`], so that the report
-/// of what is known is still printed; a second one exits at once. The handler runs
-/// on its own thread (the `ctrlc` crate), so it may do more than a signal handler.
-fn install_interrupt_handler() {
-    let result = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(i32::from(INTERRUPTED_EXIT_CODE));
-        }
-        eprintln!(
-            "slimetrail: interrupted; reporting what is known (Ctrl-C again to quit at once)"
-        );
-    });
-    if let Err(e) = result {
-        log::warn!(
-            "cannot install the Ctrl-C handler: {e}; Ctrl-C will end solve without a report"
-        );
     }
 }

@@ -1,11 +1,11 @@
-//! The report of `slimetrail solve`: one value, printed as text or as JSON.
+//! The report of a direct proof (`slimetrail solve`): one value, printed as text
+//! (its `Display`) or as JSON (its `Serialize`).
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::time::Duration;
 
 use serde::Serialize;
 
-use super::{milliseconds, per_second};
 use crate::board::{Position, Side, Square};
 use crate::search::{PartialProof, Score, SolveOutcome, Verdict};
 
@@ -15,11 +15,11 @@ use crate::search::{PartialProof, Score, SolveOutcome, Verdict};
 pub enum Status {
     /// The proof finished.
     Proven,
-    /// The `--time` limit ran out first.
+    /// The time limit ran out first.
     TimeLimit,
-    /// The `--nodes` limit ran out first.
+    /// The node limit ran out first.
     NodeLimit,
-    /// Ctrl-C stopped it.
+    /// A stop request (Ctrl-C) stopped it.
     Interrupted,
 }
 
@@ -51,8 +51,8 @@ impl Figures {
     fn new(nodes: u64, time: Duration) -> Figures {
         Figures {
             nodes,
-            time_ms: milliseconds(time),
-            nps: per_second(nodes, time),
+            time_ms: time.as_micros() as f64 / 1000.0,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64,
         }
     }
 
@@ -95,7 +95,7 @@ pub struct Unfinished {
     guess: Option<Guess>,
 }
 
-/// Everything `solve` reports; the fields are those `--json` prints.
+/// Everything `solve` reports; the fields are those of the JSON report.
 #[derive(Serialize, Clone, Debug)]
 pub struct SolveReport {
     position: String,
@@ -202,8 +202,13 @@ impl SolveReport {
         }
     }
 
+    /// How the proof ended.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
     /// The report as text, one fact a line.
-    pub fn text(&self) -> String {
+    fn text(&self) -> String {
         let mut out = String::new();
         if self.status == Status::Interrupted {
             out.push_str("interrupted (Ctrl-C)");
@@ -364,6 +369,13 @@ impl SolveReport {
     }
 }
 
+/// The report as text, one fact a line.
+impl fmt::Display for SolveReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
 /// "1 ply", "2 plies": a count with its noun in the right number.
 fn count(n: u32, one: &str, many: &str) -> String {
     if n == 1 {
@@ -421,7 +433,7 @@ mod tests {
         assert_eq!(report.verdict, Some("win"));
         assert_eq!(report.winner, Some(1));
         assert_eq!(report.best_move_basis, Some(Basis::ProvenWinning));
-        let text = report.text();
+        let text = report.to_string();
         assert!(
             text.contains("\nproven to win (1 of 3 moves): e5 (within 21 plies)\n"),
             "{text}"
@@ -450,7 +462,7 @@ mod tests {
         assert_eq!(report.verdict, Some("loss"));
         assert_eq!(report.winner, Some(2));
         assert_eq!(report.best_move_basis, Some(Basis::SlowestLoss));
-        let text = report.text();
+        let text = report.to_string();
         assert!(
             text.contains(
                 "\nproven to lose (2 of 2 moves): c3 (within 1 ply), e5 (within 9 plies)\n"

@@ -1,0 +1,601 @@
+//! The results files of a split proof: append-only, one JSON object a line, one
+//! file per writer (`results-K-of-N.jsonl` for shard `K` of `N`,
+//! `results-split.jsonl` for the short proofs of the split itself).
+//!
+//! A kill can cut the last line of a file short. Readers skip such torn lines and
+//! count them (their positions are proved again), and an [`Appender`] that reopens
+//! the file first ends the torn line, so that the records after it are whole.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::tree::Known;
+use crate::search::Verdict;
+use crate::shard::Shard;
+
+/// Results files of a split directory are named `results*.jsonl`.
+const RESULTS_PREFIX: &str = "results";
+/// The extension of results files.
+const RESULTS_EXTENSION: &str = "jsonl";
+
+/// One line of a results file: the outcome of one attempt to prove a position.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Record {
+    /// The position, as a canonical position string.
+    pub position: String,
+    /// "win" or "loss" for the side to move; absent if the attempt hit its limit.
+    pub verdict: Option<String>,
+    /// The winning move of a win (a square), if the proof gave one.
+    pub best_move: Option<String>,
+    /// Proof nodes.
+    pub nodes: u64,
+    /// Time of the proof in milliseconds.
+    pub time_ms: f64,
+    /// The node limit of the attempt, if any.
+    pub limit_nodes: Option<u64>,
+    /// The time limit of the attempt in milliseconds, if any.
+    pub limit_ms: Option<u64>,
+    /// Who proved it: "split", or the shard as "K/N".
+    pub by: String,
+}
+
+impl Record {
+    /// The verdict the record proves, if any.
+    pub fn verdict(&self) -> Option<Verdict> {
+        match self.verdict.as_deref() {
+            Some("win") => Some(Verdict::Win),
+            Some("loss") => Some(Verdict::Loss),
+            _ => None,
+        }
+    }
+
+    /// Whether this unfinished attempt had at least the budget of `nodes` and
+    /// `ms` (`None`: no limit), so that a new attempt with those would be in vain.
+    pub fn covers(&self, nodes: Option<u64>, ms: Option<u64>) -> bool {
+        let at_least = |had: Option<u64>, wanted: Option<u64>| match (had, wanted) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(had), Some(wanted)) => had >= wanted,
+        };
+        self.verdict().is_none() && at_least(self.limit_nodes, nodes) && at_least(self.limit_ms, ms)
+    }
+}
+
+/// The name of verdict `v` in a record.
+pub fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Win => "win",
+        Verdict::Loss => "loss",
+    }
+}
+
+/// Where a line of a results file is: the file and the line number, from 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// The results file.
+    pub file: PathBuf,
+    /// The line, counted from 1 (blank lines count).
+    pub line: usize,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} line {}", self.file.display(), self.line)
+    }
+}
+
+/// A record and the line it was read from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The record.
+    pub record: Record,
+    /// Where it was read.
+    pub source: Source,
+}
+
+/// Every record of the results files of a split directory.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Results {
+    /// The records, file by file in name order, each file in its order.
+    pub entries: Vec<Entry>,
+    /// Lines that are not records: a last line cut short by a kill, which is
+    /// ignored (its position is proved again).
+    pub torn: Vec<Source>,
+}
+
+/// Why the results files cannot be read or written.
+#[derive(Debug)]
+pub enum ResultsError {
+    /// The split directory cannot be listed.
+    List {
+        /// The directory.
+        dir: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// A results file cannot be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// A results file cannot be opened for appending.
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// A record cannot be written as JSON.
+    Json(serde_json::Error),
+    /// A record cannot be appended.
+    Append {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+}
+
+impl fmt::Display for ResultsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResultsError::List { dir, error } => write!(
+                f,
+                "cannot list the split directory {}: {error}",
+                dir.display()
+            ),
+            ResultsError::Read { path, error } => write!(
+                f,
+                "cannot read the results file {}: {error}",
+                path.display()
+            ),
+            ResultsError::Open { path, error } => write!(
+                f,
+                "cannot open the results file {} for appending: {error}",
+                path.display()
+            ),
+            ResultsError::Json(error) => write!(f, "cannot write a result as JSON: {error}"),
+            ResultsError::Append { path, error } => {
+                write!(f, "cannot append to {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResultsError {}
+
+impl Results {
+    /// Reads every `results*.jsonl` file of `dir`, in name order.
+    pub fn read(dir: &Path) -> Result<Results, ResultsError> {
+        let entries = fs::read_dir(dir).map_err(|error| ResultsError::List {
+            dir: dir.to_path_buf(),
+            error,
+        })?;
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| is_results_file(path))
+            .collect();
+        files.sort();
+        let mut results = Results::default();
+        for path in files {
+            let text = fs::read_to_string(&path).map_err(|error| ResultsError::Read {
+                path: path.clone(),
+                error,
+            })?;
+            results.add_text(&path, &text);
+        }
+        Ok(results)
+    }
+
+    /// Adds the records of `text`, the contents of the results file `file`. Blank
+    /// lines are skipped; a line that is not a record is counted as torn.
+    pub fn add_text(&mut self, file: &Path, text: &str) {
+        for (number, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let source = Source {
+                file: file.to_path_buf(),
+                line: number + 1,
+            };
+            match serde_json::from_str::<Record>(line) {
+                Ok(record) => self.entries.push(Entry { record, source }),
+                Err(e) => {
+                    log::warn!("{source}: ignoring a line that is not a result ({e}): {line:?}");
+                    self.torn.push(source);
+                }
+            }
+        }
+    }
+
+    /// Every record, in the order read.
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.entries.iter().map(|entry| &entry.record)
+    }
+
+    /// How many lines were not records.
+    pub fn torn_lines(&self) -> usize {
+        self.torn.len()
+    }
+
+    /// The proven verdicts, by canonical position string (of two records of one
+    /// position, the later one read).
+    pub fn known(&self) -> Known {
+        self.records()
+            .filter_map(|r| r.verdict().map(|v| (r.position.clone(), v)))
+            .collect()
+    }
+}
+
+/// Whether `path` is named like a results file.
+fn is_results_file(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.starts_with(RESULTS_PREFIX)
+        && path.extension().and_then(|e| e.to_str()) == Some(RESULTS_EXTENSION)
+}
+
+/// The results file of `shard` in `dir`.
+pub fn shard_file(dir: &Path, shard: Shard) -> PathBuf {
+    dir.join(format!(
+        "{RESULTS_PREFIX}-{}-of-{}.{RESULTS_EXTENSION}",
+        shard.index, shard.count
+    ))
+}
+
+/// The results file of the short proofs made while splitting.
+pub fn split_file(dir: &Path) -> PathBuf {
+    dir.join(format!("{RESULTS_PREFIX}-split.{RESULTS_EXTENSION}"))
+}
+
+/// An append-only results file.
+pub struct Appender {
+    file: File,
+    path: PathBuf,
+}
+
+impl Appender {
+    /// Opens (or creates) the results file at `path` for appending. A last line
+    /// cut short by a kill is closed with a newline, so that it stays one line that
+    /// readers skip, and the records after it are whole.
+    pub fn open(path: &Path) -> Result<Appender, ResultsError> {
+        let fail = |error: io::Error| ResultsError::Open {
+            path: path.to_path_buf(),
+            error,
+        };
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(fail)?;
+        let length = file.metadata().map_err(fail)?.len();
+        if length > 0 {
+            let mut last = [0u8];
+            file.seek(SeekFrom::End(-1)).map_err(fail)?;
+            file.read_exact(&mut last).map_err(fail)?;
+            if last[0] != b'\n' {
+                file.write_all(b"\n").map_err(fail)?;
+            }
+        }
+        Ok(Appender {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Appends one record as one line, written at once and synced to the disk.
+    pub fn append(&mut self, record: &Record) -> Result<(), ResultsError> {
+        let mut line = serde_json::to_string(record).map_err(ResultsError::Json)?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.sync_data())
+            .map_err(|error| ResultsError::Append {
+                path: self.path.clone(),
+                error,
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scratch::Scratch;
+
+    fn record(position: &str, verdict: Option<&str>, by: &str) -> Record {
+        Record {
+            position: position.to_string(),
+            verdict: verdict.map(str::to_string),
+            best_move: (verdict == Some("win")).then(|| "b2".to_string()),
+            nodes: 1234,
+            time_ms: 0.1 + 0.2,
+            limit_nodes: None,
+            limit_ms: Some(5000),
+            by: by.to_string(),
+        }
+    }
+
+    const A: &str = "5/5/2s2/5/5 1";
+    const B: &str = "5/5/1xx2/1s3/5 1";
+
+    #[test]
+    fn appended_records_read_back_equal_with_their_files_and_lines() {
+        let dir = Scratch::new("results-round-trip");
+        let shard = Shard::new(2, 3).unwrap();
+        let path = shard_file(dir.path(), shard);
+        assert!(path.ends_with("results-2-of-3.jsonl"), "{}", path.display());
+        let written = [
+            record(A, Some("win"), "2/3"),
+            record(B, None, "2/3"),
+            record(B, Some("loss"), "2/3"),
+        ];
+        let mut appender = Appender::open(&path).unwrap();
+        for r in &written {
+            appender.append(r).unwrap();
+        }
+        drop(appender);
+        let text = fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 3);
+        assert!(text.ends_with("}\n"), "{text}");
+        let results = Results::read(dir.path()).unwrap();
+        assert_eq!(results.records().cloned().collect::<Vec<_>>(), written);
+        assert_eq!(
+            results
+                .entries
+                .iter()
+                .map(|e| e.source.to_string())
+                .collect::<Vec<_>>(),
+            (1..=3)
+                .map(|n| format!("{} line {n}", path.display()))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(results.torn_lines(), 0);
+        let known = results.known();
+        assert_eq!(known.len(), 2);
+        assert_eq!(known[A], Verdict::Win);
+        assert_eq!(known[B], Verdict::Loss);
+    }
+
+    #[test]
+    fn a_record_prints_as_one_line_of_json_with_every_field() {
+        let line = serde_json::to_string(&record(A, Some("win"), "split")).unwrap();
+        assert_eq!(
+            line,
+            r#"{"position":"5/5/2s2/5/5 1","verdict":"win","best_move":"b2","nodes":1234,"time_ms":0.30000000000000004,"limit_nodes":null,"limit_ms":5000,"by":"split"}"#
+        );
+    }
+
+    #[test]
+    fn a_half_written_last_line_is_counted_as_torn_and_the_others_are_kept() {
+        let mut results = Results::default();
+        let whole = serde_json::to_string(&record(A, Some("loss"), "1/1")).unwrap();
+        let torn = &whole[..whole.len() / 2];
+        let text = format!("{whole}\n{torn}");
+        results.add_text(Path::new("results-1-of-1.jsonl"), &text);
+        assert_eq!(results.entries.len(), 1);
+        assert_eq!(results.entries[0].source.line, 1);
+        assert_eq!(
+            results.torn,
+            [Source {
+                file: "results-1-of-1.jsonl".into(),
+                line: 2
+            }]
+        );
+        assert_eq!(results.known()[A], Verdict::Loss);
+    }
+
+    #[test]
+    fn empty_files_and_blank_lines_hold_nothing() {
+        let mut results = Results::default();
+        results.add_text(Path::new("results-a.jsonl"), "");
+        results.add_text(Path::new("results-b.jsonl"), "\n\n   \n\t\n");
+        assert_eq!(results, Results::default());
+        // Blank lines still count for the line numbers of the records after them.
+        let whole = serde_json::to_string(&record(A, None, "1/1")).unwrap();
+        results.add_text(Path::new("results-c.jsonl"), &format!("\n\n{whole}\n\n"));
+        assert_eq!(results.entries.len(), 1);
+        assert_eq!(results.entries[0].source.line, 3);
+        assert_eq!(results.torn_lines(), 0);
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored_and_missing_ones_make_a_torn_line() {
+        let mut results = Results::default();
+        let lines = [
+            // An extra field, as a later version might write: still a record.
+            r#"{"position":"5/5/2s2/5/5 1","verdict":"loss","best_move":null,"nodes":7,"time_ms":1.5,"limit_nodes":10,"limit_ms":null,"by":"1/2","host":"node17"}"#,
+            // Optional fields left out: a record with none of them.
+            r#"{"position":"5/5/1xx2/1s3/5 1","nodes":3,"time_ms":0.0,"by":"x"}"#,
+            // No node count: not a record.
+            r#"{"position":"5/5/2s2/5/5 1","verdict":"win","time_ms":1.0,"by":"1/2"}"#,
+            // A node count that is not a number.
+            r#"{"position":"5/5/2s2/5/5 1","verdict":"win","nodes":"many","time_ms":1.0,"by":"1/2"}"#,
+            // Not JSON at all, and a JSON value that is not an object.
+            "garbage",
+            "[1,2,3]",
+        ];
+        results.add_text(Path::new("results-x.jsonl"), &lines.join("\n"));
+        assert_eq!(results.entries.len(), 2);
+        let first = &results.entries[0].record;
+        assert_eq!(
+            (
+                first.verdict(),
+                first.nodes,
+                first.limit_nodes,
+                first.by.as_str()
+            ),
+            (Some(Verdict::Loss), 7, Some(10), "1/2")
+        );
+        let second = &results.entries[1].record;
+        assert_eq!(second.verdict, None);
+        assert_eq!((second.best_move.as_ref(), second.limit_ms), (None, None));
+        assert_eq!(
+            results.torn.iter().map(|s| s.line).collect::<Vec<_>>(),
+            [3, 4, 5, 6]
+        );
+    }
+
+    #[test]
+    fn a_verdict_other_than_win_or_loss_proves_nothing() {
+        let mut draw = record(A, Some("draw"), "1/1");
+        draw.best_move = None;
+        assert_eq!(draw.verdict(), None);
+        let mut results = Results::default();
+        results.add_text(
+            Path::new("results-1-of-1.jsonl"),
+            &serde_json::to_string(&draw).unwrap(),
+        );
+        assert_eq!(results.entries.len(), 1);
+        assert!(results.known().is_empty());
+    }
+
+    #[test]
+    fn duplicated_lines_are_all_kept_and_the_last_verdict_read_is_known() {
+        let dir = Scratch::new("results-duplicates");
+        let win = serde_json::to_string(&record(A, Some("win"), "1/2")).unwrap();
+        let loss = serde_json::to_string(&record(A, Some("loss"), "2/2")).unwrap();
+        fs::write(dir.file("results-1-of-2.jsonl"), format!("{win}\n{win}\n")).unwrap();
+        fs::write(dir.file("results-2-of-2.jsonl"), format!("{loss}\n")).unwrap();
+        let results = Results::read(dir.path()).unwrap();
+        assert_eq!(results.entries.len(), 3);
+        assert_eq!(
+            results
+                .entries
+                .iter()
+                .map(|e| (e.source.file.file_name().unwrap().to_owned(), e.source.line))
+                .collect::<Vec<_>>(),
+            [
+                ("results-1-of-2.jsonl".into(), 1),
+                ("results-1-of-2.jsonl".into(), 2),
+                ("results-2-of-2.jsonl".into(), 1)
+            ]
+        );
+        assert_eq!(results.known().len(), 1);
+        assert_eq!(results.known()[A], Verdict::Loss);
+    }
+
+    #[test]
+    fn only_files_named_like_results_are_read() {
+        let dir = Scratch::new("results-names");
+        let line = serde_json::to_string(&record(A, Some("win"), "1/1")).unwrap();
+        for name in [
+            "results-1-of-1.jsonl",
+            "results.jsonl",
+            "results-split.jsonl",
+            "other.jsonl",
+            "results-1-of-1.json",
+            "results-1-of-1.jsonl.bak",
+            "positions.txt",
+        ] {
+            fs::write(dir.file(name), format!("{line}\n")).unwrap();
+        }
+        let results = Results::read(dir.path()).unwrap();
+        let mut files: Vec<_> = results
+            .entries
+            .iter()
+            .map(|e| {
+                e.source
+                    .file
+                    .file_name()
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        files.sort();
+        assert_eq!(
+            files,
+            [
+                "results-1-of-1.jsonl",
+                "results-split.jsonl",
+                "results.jsonl"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_appender_ends_a_torn_last_line_before_its_first_record() {
+        let dir = Scratch::new("results-reopen");
+        let path = split_file(dir.path());
+        assert!(path.ends_with("results-split.jsonl"));
+        let whole = serde_json::to_string(&record(A, Some("win"), "split")).unwrap();
+        fs::write(&path, format!("{whole}\n{}", &whole[..10])).unwrap();
+        let mut appender = Appender::open(&path).unwrap();
+        appender.append(&record(B, Some("loss"), "split")).unwrap();
+        drop(appender);
+        let text = fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert_eq!(text.lines().nth(1), Some(&whole[..10]));
+        let results = Results::read(dir.path()).unwrap();
+        assert_eq!(results.entries.len(), 2);
+        assert_eq!(results.torn.iter().map(|s| s.line).collect::<Vec<_>>(), [2]);
+        assert_eq!(results.entries[1].source.line, 3);
+        assert_eq!(results.known()[B], Verdict::Loss);
+        // A file that ends with its newline gets no blank line.
+        let mut appender = Appender::open(&path).unwrap();
+        appender.append(&record(B, None, "split")).unwrap();
+        drop(appender);
+        assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 4);
+    }
+
+    #[test]
+    fn an_empty_file_opens_for_appending_without_a_blank_line() {
+        let dir = Scratch::new("results-empty");
+        let path = dir.file("results-1-of-1.jsonl");
+        fs::write(&path, "").unwrap();
+        let mut appender = Appender::open(&path).unwrap();
+        appender.append(&record(A, None, "1/1")).unwrap();
+        drop(appender);
+        let text = fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 1);
+        assert!(!text.starts_with('\n'));
+    }
+
+    #[test]
+    fn unfinished_attempts_cover_attempts_with_no_more_budget() {
+        let attempt = |nodes: Option<u64>, ms: Option<u64>| Record {
+            limit_nodes: nodes,
+            limit_ms: ms,
+            ..record(A, None, "1/1")
+        };
+        // Nodes: had at least as many, or no limit.
+        assert!(attempt(Some(100), None).covers(Some(100), None));
+        assert!(attempt(Some(100), None).covers(Some(99), None));
+        assert!(!attempt(Some(100), None).covers(Some(101), None));
+        assert!(!attempt(Some(100), None).covers(None, None));
+        assert!(attempt(None, None).covers(Some(u64::MAX), None));
+        assert!(attempt(None, None).covers(None, None));
+        // Time the same way, and both must hold.
+        assert!(attempt(None, Some(500)).covers(None, Some(500)));
+        assert!(!attempt(None, Some(500)).covers(None, Some(501)));
+        assert!(!attempt(None, Some(500)).covers(None, None));
+        assert!(attempt(Some(10), Some(500)).covers(Some(10), Some(400)));
+        assert!(!attempt(Some(10), Some(500)).covers(Some(11), Some(400)));
+        // A proven record is no attempt to skip on.
+        let proven = Record {
+            limit_nodes: None,
+            limit_ms: None,
+            ..record(A, Some("win"), "1/1")
+        };
+        assert!(!proven.covers(Some(1), Some(1)));
+    }
+
+    #[test]
+    fn a_missing_directory_says_it_cannot_be_listed() {
+        let error = Results::read(Path::new("/nonexistent/slimetrail-split")).unwrap_err();
+        assert!(matches!(error, ResultsError::List { .. }));
+        assert!(
+            error
+                .to_string()
+                .starts_with("cannot list the split directory /nonexistent/slimetrail-split: "),
+            "{error}"
+        );
+    }
+}
