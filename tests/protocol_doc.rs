@@ -1,4 +1,5 @@
-//! Replays every example session of `protocol.md` against the real binary.
+//! Replays every example session of `protocol.md` and of the README against the real
+//! binary.
 //!
 //! A session is a fenced block marked `session`: `> ` lines are sent, other lines are
 //! the expected replies in order. In a reply, `<n>` matches any integer, `<sq>` any
@@ -11,10 +12,10 @@ use crate::common;
 use common::{Engine, message};
 use slimetrail::board::SquareName;
 
-/// The example sessions of protocol.md, each as its lines.
-fn sessions() -> Vec<Vec<String>> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md");
-    let text = std::fs::read_to_string(path).expect("protocol.md is readable");
+/// The example sessions of `file` (at the repository root), each as its lines.
+fn sessions(file: &str) -> Vec<Vec<String>> {
+    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut sessions = Vec::new();
     let mut current: Option<Vec<String>> = None;
     for line in text.lines() {
@@ -96,12 +97,21 @@ fn replay(number: usize, session: &[String]) {
 
 #[test]
 fn every_example_session_of_protocol_md_replays() {
-    let sessions = sessions();
+    let sessions = sessions("protocol.md");
     assert!(
         sessions.len() >= 7,
         "found only {} sessions",
         sessions.len()
     );
+    for (number, session) in sessions.iter().enumerate() {
+        replay(number + 1, session);
+    }
+}
+
+#[test]
+fn every_example_session_of_the_readme_replays() {
+    let sessions = sessions("README.md");
+    assert!(!sessions.is_empty(), "the README has no session");
     for (number, session) in sessions.iter().enumerate() {
         replay(number + 1, session);
     }
