@@ -99,6 +99,20 @@ fn undo_takes_back_the_move_and_the_reply() {
     );
 }
 
+/// `C3` is the same move as `c3`, and a finished game's result is told once (the
+/// board's own `Game over` line came before the announcement).
+#[test]
+fn capital_squares_are_moves_and_the_result_is_told_once() {
+    let (output, text) = play(&["--position", "3/1s1/3 1"], "A1\nquit\n");
+    assert!(output.status.success());
+    assert!(text.contains("You play a1."), "{text}");
+    assert_eq!(text.matches("Game over").count(), 1, "{text}");
+    assert!(
+        text.contains("Game over: player 1 wins (goal reached). You win!"),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_end_of_input_ends_the_game() {
     let (output, text) = play(&["--size", "5x5", "--start", "b4"], "");

@@ -13,6 +13,8 @@ use super::position::{Outcome, Position};
 pub struct Diagram<'a, W: Word> {
     position: &'a Position<W>,
     last_move: Option<(Square, Square)>,
+    /// Whether a finished game's result is written under the board.
+    result: bool,
 }
 
 impl<'a, W: Word> Diagram<'a, W> {
@@ -21,7 +23,15 @@ impl<'a, W: Word> Diagram<'a, W> {
         Diagram {
             position,
             last_move: None,
+            result: true,
         }
+    }
+
+    /// Leaves out the `Game over: ...` line of a finished game, for a caller that
+    /// announces the result itself.
+    pub fn without_result(mut self) -> Self {
+        self.result = false;
+        self
     }
 
     /// Marks the last move, from one square to another.
@@ -86,7 +96,9 @@ impl<W: Word> fmt::Display for Diagram<'_, W> {
                 )?;
             }
             Outcome::Decided { winner, reason } => {
-                writeln!(f, "Game over: {winner} wins ({reason}).")?;
+                if self.result {
+                    writeln!(f, "Game over: {winner} wins ({reason}).")?;
+                }
             }
         }
         write!(f, "Position: {pos}")

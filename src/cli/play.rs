@@ -145,7 +145,8 @@ fn play(
                 None => writeln!(out, "Nothing to undo: you have not moved yet.")?,
             },
             _ if over => writeln!(out, "The game is over: expected 'undo' or 'quit'.")?,
-            text => match state.position.parse_move(text) {
+            // People type C3 as often as c3.
+            text => match state.position.parse_move(&text.to_ascii_lowercase()) {
                 Ok(to) => {
                     history.push(state);
                     let from = state.position.play(to);
@@ -197,7 +198,8 @@ fn engine_move(
 }
 
 fn draw(out: &mut impl Write, state: &State) -> std::io::Result<()> {
-    let mut diagram = Diagram::new(&state.position);
+    // The result is announced once, with who won in the player's words.
+    let mut diagram = Diagram::new(&state.position).without_result();
     if let Some((from, to)) = state.last_move {
         diagram = diagram.with_last_move(from, to);
     }
