@@ -1,6 +1,7 @@
 //! Records that standard tools read without surprises: PGN by the standard's tag-pair
-//! grammar and by python-chess, ratings by Ordo's maximum-likelihood method, the JSON
-//! summary by its documented schema, cutechess-cli command lines, and the logs.
+//! grammar and its tags by python-chess (not its moves: they are no chess moves),
+//! ratings by Ordo's maximum-likelihood method, the JSON summary by its documented
+//! schema, cutechess-cli command lines, and the logs.
 
 use std::collections::BTreeMap;
 use std::process::Command;
