@@ -4,7 +4,8 @@
 //! - [`search`]: the engine core behind `go`, `solve` and `bench`.
 //! - [`protocol`]: the wire format shared by engines, GUIs and the arena.
 //! - [`server`]: the engine's protocol adapter, the session loop of `slimetrail`.
-//! - [`arena`]: tournaments between engines and their statistics.
+//! - [`arena`]: tournaments between engines.
+//! - [`stats`]: match statistics: Elo, LOS, pentanomial counts, SPRT (pure math).
 //! - [`cli`]: the command lines of the two binaries.
 //! - [`rng`]: a small reproducible random number generator.
 
@@ -22,3 +23,4 @@ pub mod protocol;
 pub mod rng;
 pub mod search;
 pub mod server;
+pub mod stats;

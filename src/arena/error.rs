@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::settings::SprtSettingsError;
-use super::stats::SprtError;
 use crate::board::{Size, SquareName, StartError};
+use crate::stats::SprtError;
 
 /// An error of the arena, saying what was wrong and what was expected.
 #[derive(Debug)]

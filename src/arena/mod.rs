@@ -21,7 +21,6 @@ pub(crate) mod schedule;
 pub(crate) mod settings;
 pub(crate) mod signals;
 pub(crate) mod state;
-pub(crate) mod stats;
 pub(crate) mod summary;
 pub(crate) mod tournament;
 pub(crate) mod traffic;

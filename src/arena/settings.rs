@@ -10,8 +10,8 @@ use super::config::EngineSpec;
 use super::error::ArenaError;
 use super::openings::{OpeningBook, OpeningSpec};
 use super::schedule::{Format, ScheduledGame, Shard, schedule};
-use super::stats::{Sprt, SprtError, SprtModel};
 use crate::board::{Position, Size, SquareName, StartError};
+use crate::stats::{Sprt, SprtError, SprtModel};
 
 /// The error rate taken for `alpha` and `beta` when not given.
 pub const DEFAULT_SPRT_ERROR_RATE: f64 = 0.05;

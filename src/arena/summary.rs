@@ -10,7 +10,7 @@ use super::error::ArenaError;
 use super::game::{GameReport, Termination};
 use super::json_game::GameEntry;
 use super::settings::Settings;
-use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, two_decimals};
+use crate::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, two_decimals};
 
 /// Running results of a tournament, updated game by game.
 #[derive(Clone, Debug)]

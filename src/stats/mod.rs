@@ -1,11 +1,13 @@
-//! Match statistics: Elo with its 95% margin and LOS, normalized Elo, pentanomial counts of
-//! game pairs and the generalized SPRT, following the conventions of cutechess, fastchess and
-//! fishtest so that figures can be checked against theirs.
+//! Match statistics, pure math used by the arena and by `slimetrail-arena stats`: Elo with
+//! its 95% margin and LOS, normalized Elo, pentanomial counts of game pairs and the
+//! generalized SPRT, following the conventions of cutechess, fastchess and fishtest so
+//! that figures can be checked against theirs.
 //!
-//! The tournament runner keeps a [`Tally`] per pairing, adds each finished game pair with
-//! [`Tally::add_pair`], and asks it for [`Tally::elo`] and [`Tally::normalized_elo`], and an
-//! [`Sprt`] for [`Sprt::llr`] and [`Sprt::decision`]. Pentanomial statistics are used whenever
-//! pairs were counted, trinomial ones otherwise.
+//! The tournament runner keeps a [`Tally`] per pairing, adds each finished game pair
+//! with [`Tally::add_pair`], and asks it for [`Tally::elo`] and
+//! [`Tally::normalized_elo_pentanomial`], and an [`Sprt`] for [`Sprt::llr`] and
+//! [`Sprt::decision`]. Pentanomial statistics are used whenever pairs were counted,
+//! trinomial ones otherwise.
 //!
 //! - `math`: erf, the normal distribution, Elo/score conversions.
 //! - `counts`: outcome counts over evenly spaced scores (games or pairs).
