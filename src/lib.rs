@@ -8,6 +8,7 @@
 //! - [`stats`]: match statistics: Elo, LOS, pentanomial counts, SPRT (pure math).
 //! - [`cli`]: the command lines of the two binaries.
 //! - [`rng`]: a small reproducible random number generator.
+//! - [`calendar`]: calendar dates of Unix days, for records and logs.
 
 #[cfg(not(unix))]
 compile_error!(
@@ -17,6 +18,7 @@ compile_error!(
 
 pub mod arena;
 pub mod board;
+pub mod calendar;
 pub mod cli;
 pub mod gui;
 pub mod protocol;

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::files::{SharedLog, open_log};
-use super::pgn::civil_from_days;
+use crate::calendar::civil_from_days;
 
 /// Which way a line went.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
