@@ -5,11 +5,11 @@ use std::time::{Duration, Instant};
 
 use super::config::{EngineSpec, Launcher, SearchLimits};
 use super::engine_options::check_options;
-use super::process::{EngineLog, EngineProcess, Launch, MAX_LINE, Read};
+use super::process::{EngineLog, EngineProcess, Launch, Read};
 use super::signals;
 use crate::board::{Position, Square, SquareName};
-use crate::protocol::Score;
 use crate::protocol::{GameSetup, GoArgs, Message, OptionDecl, PositionBase, PositionSetup};
+use crate::protocol::{MAX_LINE_BYTES, Score};
 use crate::rng::Rng;
 
 /// Time an engine gets to exit after `quit` before it is killed.
@@ -499,7 +499,7 @@ fn garbage(line: &str, error: &dyn std::fmt::Display) -> Fault {
 fn too_long(start: &str) -> Fault {
     Fault::new(
         FaultKind::Protocol,
-        format!("sent a line too long: over {MAX_LINE} bytes, starting `{start}`"),
+        format!("sent a line too long: over {MAX_LINE_BYTES} bytes, starting `{start}`"),
     )
 }
 

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use super::files::{SharedLog, open_log};
 use super::signals;
 use super::traffic::{Direction, TrafficLog};
+use crate::protocol::MAX_LINE_BYTES;
 
 /// Makes the child the leader of its own process group, so that killing the group kills
 /// what the engine started too. On Linux the child also gets `PR_SET_PDEATHSIG`, so that
@@ -45,10 +46,6 @@ fn own_process_group_dying_with_the_arena(command: &mut Command) {
     command.process_group(0);
 }
 
-/// Longest output line accepted; a longer one is reported as [`Read::TooLong`] and its
-/// tail is skipped up to the next line ending.
-pub const MAX_LINE: usize = 64 * 1024;
-
 /// Output lines queued between the reader thread and the arena; when the queue is full
 /// the reader stops reading and the engine blocks on its pipe.
 const LINE_QUEUE: usize = 256;
@@ -59,12 +56,13 @@ const TOO_LONG_SHOWN: usize = 80;
 /// Lines of stderr kept to explain a crash.
 const STDERR_TAIL: usize = 4;
 
-/// The result of waiting for a line from an engine.
+/// The result of waiting for a line from an engine. Lines longer than the protocol's
+/// [`MAX_LINE_BYTES`] are reported as [`Read::TooLong`] and skipped to their end.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Read {
     /// A line, without its line ending, and when the reader thread received it.
     Line(String, Instant),
-    /// A line longer than [`MAX_LINE`] bytes: its first characters, and when it began.
+    /// A line longer than [`MAX_LINE_BYTES`] bytes: its first characters, and when it began.
     TooLong(String, Instant),
     /// The deadline passed without a line.
     Timeout,
@@ -329,7 +327,7 @@ fn exit_status_without_reaping(pid: i32) -> Option<Ended> {
 }
 
 /// The reader thread: stdout cut into lines, each stamped with the time its bytes were
-/// read, into the bounded channel. Lines longer than [`MAX_LINE`] are reported once and
+/// read, into the bounded channel. Lines longer than [`MAX_LINE_BYTES`] are reported once and
 /// skipped to their end; memory stays bounded however the engine writes.
 fn read_lines(mut stdout: impl io::Read, tx: SyncSender<Read>) {
     let mut chunk = vec![0u8; 16 * 1024];
@@ -355,9 +353,9 @@ fn read_lines(mut stdout: impl io::Read, tx: SyncSender<Read>) {
                 if line.is_empty() {
                     line_start = at;
                 }
-                let room = (MAX_LINE + 1).saturating_sub(line.len());
+                let room = (MAX_LINE_BYTES + 1).saturating_sub(line.len());
                 line.extend_from_slice(&body[..body.len().min(room)]);
-                if line.len() > MAX_LINE {
+                if line.len() > MAX_LINE_BYTES {
                     let shown: String = String::from_utf8_lossy(&line)
                         .chars()
                         .take(TOO_LONG_SHOWN)
@@ -408,7 +406,7 @@ fn copy_stderr(
         buf.clear();
         match reader
             .by_ref()
-            .take(MAX_LINE as u64)
+            .take(MAX_LINE_BYTES as u64)
             .read_until(b'\n', &mut buf)
         {
             Ok(0) | Err(_) => return,

@@ -4,12 +4,10 @@
 //! answered with an error that says what was expected.
 
 use crate::board::SquareName;
-use crate::protocol::{GameSetup, GoArgs, Message, PositionSetup};
+use crate::protocol::{GameSetup, GoArgs, MAX_LINE_BYTES, Message, PositionSetup};
 
 use super::game::Controller;
 
-/// The longest command line accepted, in bytes (the protocol's own line limit).
-pub const MAX_LINE_BYTES: usize = 65536;
 /// The most command lines in one request.
 pub const MAX_LINES: usize = 16;
 

@@ -11,9 +11,10 @@ use std::time::Duration;
 
 use tiny_http::{Header, Method, Request, Response, Server};
 
-use super::commands::{MAX_LINE_BYTES, MAX_LINES, parse_commands};
+use super::commands::{MAX_LINES, parse_commands};
 use super::pgn_import::{MAX_PGN_BYTES, read_pgn};
 use super::session::{Input, Registry};
+use crate::protocol::MAX_LINE_BYTES;
 
 /// The page.
 const INDEX_HTML: &str = include_str!("assets/index.html");

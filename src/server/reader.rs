@@ -16,8 +16,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use super::Event;
 use crate::protocol::Message;
 
-/// The longest line accepted, in bytes; longer lines are answered with an error.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// The longest line accepted, in bytes (the protocol's limit); longer lines are answered
+/// with an error.
+pub use crate::protocol::MAX_LINE_BYTES;
 
 /// Lines read but not yet carried out, at most: the commands a caller may send
 /// ahead of a running search without waiting.
