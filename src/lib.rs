@@ -4,6 +4,7 @@
 //! - [`search`]: the engine core behind `go`, `solve` and `bench`.
 //! - [`protocol`]: the wire format shared by engines, GUIs and the arena.
 //! - [`server`]: the engine's protocol adapter, the session loop of `slimetrail`.
+//! - [`client`]: the engine client: engine processes and the conversation with them.
 //! - [`arena`]: tournaments between engines.
 //! - [`stats`]: match statistics: Elo, LOS, pentanomial counts, SPRT (pure math).
 //! - [`cli`]: the command lines of the two binaries.
@@ -20,6 +21,7 @@ pub mod arena;
 pub mod board;
 pub mod calendar;
 pub mod cli;
+pub mod client;
 pub mod gui;
 pub mod protocol;
 pub mod rng;

@@ -1,42 +1,12 @@
 //! Output files the arena can trust: writability checked before the first game, files
 //! rewritten whole through a temporary file and a rename (never half-written in place),
 //! appends that are taken back when they fail half-way, and an exclusive lock on the
-//! state file.
+//! state file. (The engine logs are the client's: [`crate::client`].)
 
 use std::fs::{File, OpenOptions};
-use std::io::{LineWriter, Write};
+use std::io::Write;
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
-
-/// A log file shared between threads, flushed at every line.
-pub type SharedLog = std::sync::Arc<std::sync::Mutex<LineWriter<File>>>;
-
-/// Opens the log file `path` (given as `flag`), appended to when `append` and truncated
-/// otherwise, or nothing without a path. The error names the flag, the path and the cause.
-pub fn open_log(
-    flag: &str,
-    path: Option<&Path>,
-    append: bool,
-) -> Result<Option<SharedLog>, String> {
-    let Some(path) = path else {
-        return Ok(None);
-    };
-    let file = OpenOptions::new()
-        .create(true)
-        .append(append)
-        .write(true)
-        .truncate(!append)
-        .open(path)
-        .map_err(|e| {
-            format!(
-                "{flag} {}: cannot open it for writing ({e}); expected a writable file path",
-                path.display()
-            )
-        })?;
-    Ok(Some(std::sync::Arc::new(std::sync::Mutex::new(
-        LineWriter::new(file),
-    ))))
-}
 
 /// Checks that `path` (given as `flag`) can be written and replaced through a temporary
 /// file beside it, without changing it. The error names the flag, the path and the cause.

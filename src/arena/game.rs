@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::config::SearchLimits;
 use super::openings::Opening;
 use super::player::{Fault, FaultKind, Player, Turn};
 use crate::board::{Outcome, Position, Side, Square, WinReason};
+use crate::client::SearchLimits;
 
 /// Why a game ended.
 /// Written everywhere (tables, PGN, JSON) in one spelling: `goal-reached`, `no-legal-move`, ….
@@ -446,7 +446,7 @@ mod tests {
     #[test]
     fn the_clock_is_kept_by_the_arena() {
         let limits = SearchLimits {
-            clock: crate::arena::config::parse_clock("0.1+0.01"),
+            clock: crate::client::parse_clock("0.1+0.01"),
             time_margin: Duration::from_millis(5),
             ..SearchLimits::default()
         };
@@ -473,7 +473,7 @@ mod tests {
         // 1 move per 50 ms period: 45 ms moves never run out, though two of them exceed
         // 50 ms, and each `go` is told one move is left in the period.
         let limits = SearchLimits {
-            clock: crate::arena::config::parse_clock("1/0.05"),
+            clock: crate::client::parse_clock("1/0.05"),
             time_margin: Duration::from_millis(5),
             ..SearchLimits::default()
         };
@@ -490,7 +490,7 @@ mod tests {
         assert_eq!(a.moves_to_go, [Some(1); 3]);
         // 40 moves per period: the count goes down with the player's own moves.
         let limits = SearchLimits {
-            clock: crate::arena::config::parse_clock("40/10"),
+            clock: crate::client::parse_clock("40/10"),
             ..SearchLimits::default()
         };
         let mut a = scripted("a", vec![reply("c3", 1), reply("b3", 1), reply("a1", 1)]);

@@ -2,25 +2,18 @@
 //! decided by the rules of [`crate::board`], never by the engines; and match statistics.
 
 mod as_text;
-pub(crate) mod config;
-pub(crate) mod engine_options;
 pub(crate) mod error;
 pub(crate) mod files;
 pub(crate) mod game;
 pub(crate) mod json_game;
 pub(crate) mod merge;
-mod millis;
-pub(crate) mod mock;
 pub(crate) mod openings;
 pub(crate) mod pgn;
 pub(crate) mod player;
-pub(crate) mod process;
 pub(crate) mod progress;
 pub(crate) mod records;
 pub(crate) mod schedule;
 pub(crate) mod settings;
-pub(crate) mod signals;
 pub(crate) mod state;
 pub(crate) mod summary;
 pub(crate) mod tournament;
-pub(crate) mod traffic;

@@ -4,10 +4,10 @@
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::config::SearchLimits;
 use super::game::GameRecord;
 use crate::board::Side;
 use crate::calendar::civil_from_days;
+use crate::client::SearchLimits;
 
 /// The event name written in every record unless `--event` names another.
 pub const EVENT: &str = "Slimetrail arena";
@@ -220,7 +220,7 @@ mod tests {
         termination: Termination,
     ) -> GameRecord {
         let limits = SearchLimits {
-            clock: crate::arena::config::parse_clock("10+0.1"),
+            clock: crate::client::parse_clock("10+0.1"),
             ..SearchLimits::default()
         };
         let mut pos = start;
@@ -339,7 +339,7 @@ mod tests {
             let words: Vec<String> = words.split_whitespace().map(str::to_string).collect();
             let mut all = vec!["cmd=random".to_string()];
             all.extend(words);
-            crate::arena::config::parse_engines(&[all], &[]).unwrap()[0]
+            crate::client::parse_engines(&[all], &[]).unwrap()[0]
                 .limits
                 .clone()
         };

@@ -3,11 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::config::{EngineSpec, Launcher, SearchLimits};
-use super::engine_options::check_options;
-use super::process::{EngineLog, EngineProcess, Launch, Read};
-use super::signals;
 use crate::board::{Position, Square, SquareName};
+use crate::client::{
+    EngineLog, EngineProcess, EngineSpec, Launch, Launcher, Read, SearchLimits, check_options,
+    signals,
+};
 use crate::protocol::{GameSetup, GoArgs, Message, OptionDecl, PositionBase, PositionSetup};
 use crate::protocol::{MAX_LINE_BYTES, Score};
 use crate::rng::Rng;

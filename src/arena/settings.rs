@@ -6,11 +6,11 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::config::EngineSpec;
 use super::error::ArenaError;
 use super::openings::{OpeningBook, OpeningSpec};
 use super::schedule::{Format, ScheduledGame, Shard, schedule};
 use crate::board::{Position, Size, SquareName, StartError};
+use crate::client::EngineSpec;
 use crate::stats::{Sprt, SprtError, SprtModel};
 
 /// The error rate taken for `alpha` and `beta` when not given.

@@ -16,14 +16,12 @@ use super::game::{GameRecord, GameReport, GameSlot, play_game};
 use super::openings::OpeningBook;
 use super::pgn::{Comments, Venue, write_game};
 use super::player::{Player, check_engine, make_player};
-use super::process::EngineLog;
 use super::progress::Progress;
 use super::records::open_records;
 use super::schedule::ScheduledGame;
 use super::settings::Settings;
-use super::signals;
 use super::summary::{Standings, Summary, table};
-use super::traffic::TrafficLog;
+use crate::client::{EngineLog, TrafficLog, signals};
 
 /// Where a tournament writes, and how many games it plays at once.
 #[derive(Clone, Debug)]

@@ -7,18 +7,19 @@ use std::time::Duration;
 
 use clap::{ArgAction, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::arena::config::parse_engines;
 use crate::arena::error::ArenaError;
 use crate::arena::merge::merge;
-use crate::arena::mock::{FloodAt, MockBehaviour, run_mock};
 use crate::arena::openings::OpeningSpec;
 use crate::arena::pgn::{Comments, EVENT};
 use crate::arena::schedule::{Format, Shard};
 use crate::arena::settings::{Settings, SprtSettings};
+use crate::arena::summary::Standings;
 use crate::arena::summary::{Summary, table};
 use crate::arena::tournament::{self, RunOptions};
-use crate::arena::{signals, summary::Standings};
 use crate::board::{Size, SquareName};
+use crate::client::mock::{FloodAt, MockBehaviour, run_mock};
+use crate::client::parse_engines;
+use crate::client::signals;
 
 /// Rounds of the default match (two games each).
 const DEFAULT_MATCH_ROUNDS: usize = 20;

@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::arena::config::{Launcher, parse_engines};
-use crate::arena::process::Launch;
+use crate::client::{Launch, Launcher, parse_engines};
 use crate::gui::{EngineSetup, GuiConfig};
 
 /// Arguments of `slimetrail gui`.

@@ -8,7 +8,7 @@ use std::sync::{Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::arena::process::{EngineLog, EngineProcess, Launch, Read};
+use crate::client::{EngineLog, EngineProcess, Launch, Read};
 use crate::protocol::{Id, Message, OptionKind};
 
 /// Time an engine gets to exit after `quit` before it is killed.

@@ -95,9 +95,9 @@ pub fn run(config: GuiConfig) -> Result<(), String> {
 /// Ctrl-C and SIGTERM kill every engine, then exit.
 fn install_interrupt_handler() {
     let result = ctrlc::set_handler(|| {
-        crate::arena::signals::kill_all();
+        crate::client::signals::kill_all();
         eprintln!("\nslimetrail gui: interrupted; engines stopped");
-        std::process::exit(crate::arena::signals::INTERRUPTED_EXIT_CODE);
+        std::process::exit(crate::client::signals::INTERRUPTED_EXIT_CODE);
     });
     if let Err(e) = result {
         log::warn!("cannot install the Ctrl-C handler: {e}; engines may outlive the server");

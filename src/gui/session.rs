@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::arena::config::SearchLimits;
 use crate::board::Position;
+use crate::client::SearchLimits;
 use crate::protocol::{GoArgs, PositionBase};
 
 use super::commands::Command;

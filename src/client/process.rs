@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::files::{SharedLog, open_log};
+use super::log::{SharedLog, open_log};
 use super::signals;
 use super::traffic::{Direction, TrafficLog};
 use crate::protocol::MAX_LINE_BYTES;

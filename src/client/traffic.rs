@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::files::{SharedLog, open_log};
+use super::log::{SharedLog, open_log};
 use crate::calendar::civil_from_days;
 
 /// Which way a line went.

@@ -1,0 +1,29 @@
+//! The engine client: everything that drives an engine process over the protocol, for
+//! the arena and the GUI alike.
+//!
+//! - `process`: the engine process in its own process group, set to die with this one,
+//!   with a bounded line reader, its stderr in the log and a report of how it exited.
+//! - [`signals`]: the registry of live engine processes, killed at Ctrl-C or SIGTERM.
+//! - `log` and `traffic`: the stderr and process-event log, and the protocol-traffic log.
+//! - `spec`: the launch spec and search limits of an engine, read from the
+//!   `KEY=VALUE` words of `--engine`.
+//! - `options`: `option.NAME=VALUE` checked against the options an engine declares.
+//! - [`mock`]: a misbehaving test engine.
+
+mod log;
+mod millis;
+pub mod mock;
+mod options;
+mod process;
+pub mod signals;
+mod spec;
+mod traffic;
+
+pub use log::{SharedLog, open_log};
+pub use options::check_options;
+pub use process::{EngineLog, EngineProcess, Launch, Read};
+pub use spec::{
+    Clock, DEFAULT_TIME_MARGIN_MS, DEFAULT_TIMEOUT_MS, ENGINE_KEYS, EngineSpec, Launcher,
+    RANDOM_COMMAND, SearchLimits, parse_clock, parse_engines,
+};
+pub use traffic::{Direction, TrafficLog};
