@@ -5,6 +5,7 @@
 //! - [`protocol`]: the wire format shared by engines, GUIs and the arena.
 //! - [`server`]: the engine's protocol adapter, the session loop of `slimetrail`.
 //! - [`client`]: the engine client: engine processes and the conversation with them.
+//! - [`record`]: game records and PGN, shared by the arena and the GUI.
 //! - [`arena`]: tournaments between engines.
 //! - [`stats`]: match statistics: Elo, LOS, pentanomial counts, SPRT (pure math).
 //! - [`cli`]: the command lines of the two binaries.
@@ -24,6 +25,7 @@ pub mod cli;
 pub mod client;
 pub mod gui;
 pub mod protocol;
+pub mod record;
 pub mod rng;
 pub mod search;
 pub mod server;

@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::game::GameReport;
 use super::schedule::Shard;
 use super::settings::Settings;
 use super::state::read_state;
 use super::summary::{SUMMARY_VERSION, Summary};
+use crate::record::GameReport;
 
 /// The settings and games of one result file: a JSON summary or a state file.
 pub fn read_results(path: &Path) -> Result<(Settings, Vec<GameReport>), String> {

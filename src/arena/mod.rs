@@ -1,5 +1,5 @@
 //! The tournament arena: engines against each other, every move checked and every game
-//! decided by the rules of [`crate::board`], never by the engines; and match statistics.
+//! decided by the rules of [`crate::board`], never by the engines.
 
 mod as_text;
 pub(crate) mod error;
@@ -8,7 +8,6 @@ pub(crate) mod game;
 pub(crate) mod json_game;
 pub(crate) mod merge;
 pub(crate) mod openings;
-pub(crate) mod pgn;
 pub(crate) mod player;
 pub(crate) mod progress;
 pub(crate) mod records;
@@ -17,3 +16,6 @@ pub(crate) mod settings;
 pub(crate) mod state;
 pub(crate) mod summary;
 pub(crate) mod tournament;
+
+/// The event name written in every record and summary unless the tournament names another.
+pub const EVENT: &str = "Slimetrail arena";

@@ -4,8 +4,8 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use super::game::GameReport;
 use super::summary::{Standings, sprt_line};
+use crate::record::GameReport;
 use crate::stats::Sprt;
 
 /// How often the progress line is redrawn on a terminal, and printed otherwise.

@@ -9,9 +9,9 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::files::append_whole;
-use super::game::GameReport;
 use super::settings::Settings;
 use super::state::StateFile;
+use crate::record::GameReport;
 
 /// The PGN file, appended to as games finish.
 pub struct PgnFile {

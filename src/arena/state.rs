@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::files::{append_whole, lock_exclusive};
-use super::game::GameReport;
 use super::settings::Settings;
+use crate::record::GameReport;
 
 /// Version of the state format.
 const STATE_VERSION: u32 = 2;

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::error::ArenaError;
-use super::game::{GameReport, Termination};
 use super::json_game::GameEntry;
 use super::settings::Settings;
+use crate::record::{GameReport, Termination};
 use crate::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, two_decimals};
 
 /// Running results of a tournament, updated game by game.

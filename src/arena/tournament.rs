@@ -12,9 +12,8 @@ use std::thread;
 
 use super::error::ArenaError;
 use super::files::check_writable;
-use super::game::{GameRecord, GameReport, GameSlot, play_game};
+use super::game::{GameSlot, play_game};
 use super::openings::OpeningBook;
-use super::pgn::{Comments, Venue, write_game};
 use super::player::{Player, check_engine, make_player};
 use super::progress::Progress;
 use super::records::open_records;
@@ -22,6 +21,7 @@ use super::schedule::ScheduledGame;
 use super::settings::Settings;
 use super::summary::{Standings, Summary, table};
 use crate::client::{EngineLog, TrafficLog, signals};
+use crate::record::{Comments, GameRecord, GameReport, Venue, write_game};
 
 /// Where a tournament writes, and how many games it plays at once.
 #[derive(Clone, Debug)]

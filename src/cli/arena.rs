@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use clap::{ArgAction, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::arena::EVENT;
 use crate::arena::error::ArenaError;
 use crate::arena::merge::merge;
 use crate::arena::openings::OpeningSpec;
-use crate::arena::pgn::{Comments, EVENT};
 use crate::arena::schedule::{Format, Shard};
 use crate::arena::settings::{Settings, SprtSettings};
 use crate::arena::summary::Standings;
@@ -20,6 +20,7 @@ use crate::board::{Size, SquareName};
 use crate::client::mock::{FloodAt, MockBehaviour, run_mock};
 use crate::client::parse_engines;
 use crate::client::signals;
+use crate::record::Comments;
 
 /// Rounds of the default match (two games each).
 const DEFAULT_MATCH_ROUNDS: usize = 20;

@@ -3,10 +3,9 @@
 
 use std::time::Duration;
 
-use crate::arena::game::{GameRecord, GameReport, MoveRecord, Termination};
-use crate::arena::pgn::{Comments, Venue, write_game};
 use crate::board::{IllegalMove, Outcome, Position, Side, Square, WinReason};
 use crate::client::SearchLimits;
+use crate::record::{Comments, GameRecord, GameReport, MoveRecord, Termination, Venue, write_game};
 
 /// The `Event` tag of a game played in the browser.
 const EVENT: &str = "Slimetrail browser game";

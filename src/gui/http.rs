@@ -12,9 +12,10 @@ use std::time::Duration;
 use tiny_http::{Header, Method, Request, Response, Server};
 
 use super::commands::{MAX_LINES, parse_commands};
-use super::pgn_import::{MAX_PGN_BYTES, read_pgn};
+use super::game::Game;
 use super::session::{Input, Registry};
 use crate::protocol::MAX_LINE_BYTES;
+use crate::record::{MAX_PGN_BYTES, read_pgn};
 
 /// The page.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -208,7 +209,10 @@ fn session_request(
                 Ok(body) => body,
                 Err((status, e)) => return request.respond(error(status, &e)),
             };
-            match read_pgn(&body) {
+            match read_pgn(&body).and_then(|pgn| {
+                Game::with_moves(pgn.start, &pgn.moves)
+                    .map_err(|(i, e)| format!("PGN move {}: {e}", i + 1))
+            }) {
                 Ok(game) => ask(request, &session, |reply| Input::Import(game, reply)),
                 Err(e) => request.respond(error(400, &e)),
             }

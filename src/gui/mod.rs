@@ -8,7 +8,6 @@ mod engine;
 mod game;
 mod http;
 mod jobs;
-mod pgn_import;
 mod session;
 mod view;
 

@@ -4,13 +4,10 @@
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::game::GameRecord;
+use super::game_record::GameRecord;
 use crate::board::Side;
 use crate::calendar::civil_from_days;
 use crate::client::SearchLimits;
-
-/// The event name written in every record unless `--event` names another.
-pub const EVENT: &str = "Slimetrail arena";
 
 /// The `Variant` tag: the game the records are of.
 pub const VARIANT: &str = "slimetrail";
@@ -209,8 +206,8 @@ pub fn write_game(record: &GameRecord, venue: &Venue, comments: Comments) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::game::{GameReport, MoveRecord, Termination};
     use crate::board::{Position, Size};
+    use crate::record::{GameReport, MoveRecord, Termination};
     use std::time::Duration;
 
     fn record(
@@ -370,6 +367,6 @@ mod tests {
 
     #[test]
     fn the_venue_is_dated_today() {
-        assert!(Venue::here_and_now(EVENT).date.starts_with("20"));
+        assert!(Venue::here_and_now("Test").date.starts_with("20"));
     }
 }
