@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use super::openings::Opening;
-use super::player::{Fault, FaultKind, Player, Turn};
+use super::player::{Player, Turn};
 use crate::board::{Outcome, Side, Square, WinReason};
-use crate::client::SearchLimits;
+use crate::client::{Fault, FaultKind, SearchLimits};
 use crate::record::{GameRecord, GameReport, MoveRecord, Termination};
 
 /// What identifies a game in the schedule.

@@ -90,8 +90,11 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         options.resume,
         options.force,
     )?;
-    let traffic = TrafficLog::open(options.protocol_log.as_deref(), options.resume)?;
-    let log = EngineLog::open(options.log.as_deref(), options.resume)?.with_traffic(traffic);
+    let traffic = TrafficLog::open(options.protocol_log.as_deref(), options.resume)
+        .map_err(|e| format!("--protocol-log {e}"))?;
+    let log = EngineLog::open(options.log.as_deref(), options.resume)
+        .map_err(|e| format!("--log {e}"))?
+        .with_traffic(traffic);
     for spec in &settings.engines {
         if let Err(e) = check_engine(spec, &log) {
             if signals::interrupted() {

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::client::{Launch, Launcher, parse_engines};
-use crate::gui::{EngineSetup, GuiConfig};
+use crate::client::{EngineSetup, Launch, Launcher, parse_engines};
+use crate::gui::GuiConfig;
 
 /// Arguments of `slimetrail gui`.
 #[derive(Args, Debug)]

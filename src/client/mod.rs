@@ -1,6 +1,8 @@
 //! The engine client: everything that drives an engine process over the protocol, for
 //! the arena and the GUI alike.
 //!
+//! - `conversation`: [`EngineClient`], the one conversation with an engine: handshake,
+//!   options, ping, search, stop and quit, with every failure a [`Fault`].
 //! - `process`: the engine process in its own process group, set to die with this one,
 //!   with a bounded line reader, its stderr in the log and a report of how it exited.
 //! - [`signals`]: the registry of live engine processes, killed at Ctrl-C or SIGTERM.
@@ -10,6 +12,7 @@
 //! - `options`: `option.NAME=VALUE` checked against the options an engine declares.
 //! - [`mock`]: a misbehaving test engine.
 
+mod conversation;
 mod log;
 mod millis;
 pub mod mock;
@@ -19,11 +22,14 @@ pub mod signals;
 mod spec;
 mod traffic;
 
-pub use log::{SharedLog, open_log};
-pub use options::check_options;
-pub use process::{EngineLog, EngineProcess, Launch, Read};
+pub use conversation::{
+    BestMove, EngineClient, EngineEvent, EngineSetup, Fault, FaultKind, QUIT_GRACE,
+};
+pub use log::{EngineLog, LogError, SharedLog, open_log};
+pub use options::{Accepts, OptionError, check_options};
+pub use process::{Ended, ExitReport, Launch, Received};
 pub use spec::{
     Clock, DEFAULT_TIME_MARGIN_MS, DEFAULT_TIMEOUT_MS, ENGINE_KEYS, EngineSpec, Launcher,
     RANDOM_COMMAND, SearchLimits, parse_clock, parse_engines,
 };
-pub use traffic::{Direction, TrafficLog};
+pub use traffic::TrafficLog;

@@ -1,49 +1,145 @@
 //! `option.NAME=VALUE` words checked against the options an engine declares in its
-//! handshake: an undeclared name, a value of the wrong type or out of range stops the
-//! tournament before its first game instead of being ignored by the engine.
+//! handshake: an undeclared name, a value of the wrong type or out of range is refused
+//! before the engine is used, instead of being ignored by the engine.
+
+use std::fmt;
 
 use crate::protocol::{OptionDecl, OptionKind};
 
-/// Checks every `(name, value)` against the declarations; the error names the option,
-/// what was wrong and what the engine accepts.
-pub fn check_options(declared: &[OptionDecl], options: &[(String, String)]) -> Result<(), String> {
-    for (name, value) in options {
-        let Some(decl) = declared.iter().find(|d| d.name.eq_ignore_ascii_case(name)) else {
-            let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
-            return Err(format!(
+/// An option the engine would not take.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum OptionError {
+    /// The engine declares no option of this name.
+    Undeclared {
+        /// The option as given.
+        name: String,
+        /// The value given.
+        value: String,
+        /// The options the engine declares.
+        declared: Vec<String>,
+    },
+    /// The engine declares the option, but it does not take this value.
+    BadValue {
+        /// The option as given.
+        name: String,
+        /// The value given.
+        value: String,
+        /// The option's type, such as `spin`.
+        kind: &'static str,
+        /// The option's name as the engine declares it.
+        declared: String,
+        /// What it takes.
+        accepts: Accepts,
+    },
+}
+
+/// The values an option takes, for error messages.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Accepts {
+    /// `true` or `false`.
+    TrueOrFalse,
+    /// An integer within optional bounds.
+    Integer {
+        /// The least value, if bounded below.
+        min: Option<i64>,
+        /// The greatest value, if bounded above.
+        max: Option<i64>,
+    },
+    /// One of these words.
+    OneOf(Vec<String>),
+}
+
+impl fmt::Display for Accepts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Accepts::TrueOrFalse => f.write_str("true or false"),
+            Accepts::Integer {
+                min: Some(a),
+                max: Some(b),
+            } => write!(f, "an integer from {a} to {b}"),
+            Accepts::Integer {
+                min: Some(a),
+                max: None,
+            } => write!(f, "an integer of at least {a}"),
+            Accepts::Integer {
+                min: None,
+                max: Some(b),
+            } => write!(f, "an integer of at most {b}"),
+            Accepts::Integer {
+                min: None,
+                max: None,
+            } => f.write_str("an integer"),
+            Accepts::OneOf(vars) => write!(f, "one of {}", vars.join(", ")),
+        }
+    }
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Undeclared {
+                name,
+                value,
+                declared,
+            } => write!(
+                f,
                 "option.{name}={value}: the engine declares no option `{name}`; expected one of: {}",
-                if names.is_empty() {
+                if declared.is_empty() {
                     "(none declared)".to_string()
                 } else {
-                    names.join(", ")
+                    declared.join(", ")
                 }
-            ));
+            ),
+            OptionError::BadValue {
+                name,
+                value,
+                kind,
+                declared,
+                accepts,
+            } => write!(
+                f,
+                "option.{name}={value}: the engine's {kind} option {declared} does not take `{value}`; expected {accepts}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Checks every `(name, value)` against the declarations; the error names the option,
+/// what was wrong and what the engine accepts.
+pub fn check_options(
+    declared: &[OptionDecl],
+    options: &[(String, String)],
+) -> Result<(), OptionError> {
+    for (name, value) in options {
+        let Some(decl) = declared.iter().find(|d| d.name.eq_ignore_ascii_case(name)) else {
+            return Err(OptionError::Undeclared {
+                name: name.clone(),
+                value: value.clone(),
+                declared: declared.iter().map(|d| d.name.clone()).collect(),
+            });
         };
-        check_value(decl, value).map_err(|expected| {
-            format!(
-                "option.{name}={value}: the engine's {} option {} does not take `{value}`; expected {expected}",
-                decl.kind.type_name(),
-                decl.name
-            )
+        check_value(decl, value).map_err(|accepts| OptionError::BadValue {
+            name: name.clone(),
+            value: value.clone(),
+            kind: decl.kind.type_name(),
+            declared: decl.name.clone(),
+            accepts,
         })?;
     }
     Ok(())
 }
 
 /// Whether `value` fits the option; the error says what fits.
-fn check_value(decl: &OptionDecl, value: &str) -> Result<(), String> {
+fn check_value(decl: &OptionDecl, value: &str) -> Result<(), Accepts> {
     match &decl.kind {
         OptionKind::Check { .. } => match value {
             "true" | "false" => Ok(()),
-            _ => Err("true or false".to_string()),
+            _ => Err(Accepts::TrueOrFalse),
         },
-        OptionKind::Spin { min, max, .. } => {
-            let range = match (min, max) {
-                (Some(a), Some(b)) => format!("an integer from {a} to {b}"),
-                (Some(a), None) => format!("an integer of at least {a}"),
-                (None, Some(b)) => format!("an integer of at most {b}"),
-                (None, None) => "an integer".to_string(),
-            };
+        &OptionKind::Spin { min, max, .. } => {
+            let range = Accepts::Integer { min, max };
             let n: i64 = value.trim().parse().map_err(|_| range.clone())?;
             if min.is_some_and(|a| n < a) || max.is_some_and(|b| n > b) {
                 return Err(range);
@@ -54,7 +150,7 @@ fn check_value(decl: &OptionDecl, value: &str) -> Result<(), String> {
             if vars.iter().any(|v| v.eq_ignore_ascii_case(value)) {
                 Ok(())
             } else {
-                Err(format!("one of {}", vars.join(", ")))
+                Err(Accepts::OneOf(vars.clone()))
             }
         }
         OptionKind::String { .. } | OptionKind::Button => Ok(()),
@@ -83,14 +179,20 @@ mod tests {
     #[test]
     fn declared_options_in_range_pass_and_others_say_why_not() {
         assert_eq!(check_options(&level(), &words("level", "5")), Ok(()));
-        let unknown = check_options(&level(), &words("Foo", "1")).unwrap_err();
+        let unknown = check_options(&level(), &words("Foo", "1"))
+            .unwrap_err()
+            .to_string();
         assert!(
             unknown.contains("no option `Foo`") && unknown.contains("Level"),
             "{unknown}"
         );
-        let high = check_options(&level(), &words("Level", "99")).unwrap_err();
+        let high = check_options(&level(), &words("Level", "99"))
+            .unwrap_err()
+            .to_string();
         assert!(high.contains("from 1 to 10"), "{high}");
-        let text = check_options(&level(), &words("Level", "high")).unwrap_err();
+        let text = check_options(&level(), &words("Level", "high"))
+            .unwrap_err()
+            .to_string();
         assert!(text.contains("an integer"), "{text}");
     }
 
@@ -100,7 +202,9 @@ mod tests {
             name: "OwnBook".to_string(),
             kind: OptionKind::Check { default: true },
         }];
-        let err = check_options(&book, &words("ownbook", "maybe")).unwrap_err();
+        let err = check_options(&book, &words("ownbook", "maybe"))
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             err,
             "option.ownbook=maybe: the engine's check option OwnBook does not take `maybe`; \

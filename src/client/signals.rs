@@ -1,5 +1,5 @@
 //! No engine outlives the arena: a registry of live engine processes, killed on Ctrl-C
-//! and SIGTERM; children also get `PR_SET_PDEATHSIG` (see [`super::EngineProcess`]) so that
+//! and SIGTERM; children also get `PR_SET_PDEATHSIG` (see [`super::EngineClient`]) so that
 //! they die even when the arena is killed with SIGKILL. On Linux the arena is a child
 //! subreaper, so that what an engine leaves behind when it exits comes back to the
 //! arena, which kills and reaps it with the engine's process group.

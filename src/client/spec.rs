@@ -9,6 +9,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::conversation::EngineSetup;
+use super::process::Launch;
+
 /// The keys an engine specification accepts, for error messages.
 pub const ENGINE_KEYS: &str =
     "name, cmd, arg, dir, option.NAME, movetime, st, depth, nodes, tc, timemargin, timeout, proto";
@@ -158,6 +161,25 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Its search limits.
     pub limits: SearchLimits,
+}
+
+impl EngineSpec {
+    /// How to start the engine's program, `None` for the built-in random player.
+    pub fn setup(&self) -> Option<EngineSetup> {
+        let Launcher::Process { cmd, args, dir } = &self.command else {
+            return None;
+        };
+        Some(EngineSetup {
+            launch: Launch {
+                name: self.name.clone(),
+                cmd: cmd.clone(),
+                args: args.clone(),
+                dir: dir.clone(),
+            },
+            options: self.options.clone(),
+            timeout: self.limits.timeout,
+        })
+    }
 }
 
 /// The `key=value` words of one engine before defaults are applied.

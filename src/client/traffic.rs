@@ -1,4 +1,4 @@
-//! The protocol-traffic log (`--protocol-log`): every line sent to and read from every
+//! The protocol-traffic log: every line sent to and read from every
 //! engine, with a UTC timestamp and the engine's name, like cutechess-cli's `-debug`:
 //! `2026-03-01T12:00:00.125Z >alpha go p1time 1000 …` for a line sent to `alpha`,
 //! `2026-03-01T12:00:00.141Z <alpha bestmove c3` for a line it wrote.
@@ -7,17 +7,9 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::log::{SharedLog, open_log};
+use super::log::{LogError, SharedLog, open_log};
 use crate::calendar::civil_from_days;
-
-/// Which way a line went.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Direction {
-    /// From the arena to the engine: `>`.
-    ToEngine,
-    /// From the engine to the arena: `<`.
-    FromEngine,
-}
+use crate::protocol::Direction;
 
 /// The shared traffic log; cheap to clone, and a no-op when not asked for.
 #[derive(Clone, Default)]
@@ -25,11 +17,12 @@ pub struct TrafficLog(Option<SharedLog>);
 
 impl TrafficLog {
     /// A log writing to `path` (appending when `append`), or one that discards everything.
-    pub fn open(path: Option<&Path>, append: bool) -> Result<TrafficLog, String> {
-        Ok(TrafficLog(open_log("--protocol-log", path, append)?))
+    pub fn open(path: Option<&Path>, append: bool) -> Result<TrafficLog, LogError> {
+        Ok(TrafficLog(open_log(path, append)?))
     }
 
-    /// Records one protocol line of engine `name`.
+    /// Records one protocol line of engine `name`: `>` for a line sent to it, `<` for
+    /// one it wrote.
     pub fn line(&self, name: &str, direction: Direction, text: &str) {
         if let Some(file) = &self.0 {
             let arrow = match direction {

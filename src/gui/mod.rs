@@ -1,10 +1,9 @@
 //! `slimetrail gui`: play and analyse in the browser. A local web server whose page is
 //! embedded in the binary; each browser tab gets a session with its own engine process,
-//! driven over the protocol exactly as the arena drives engines, so any engine that
-//! speaks `protocol.md` can be plugged in.
+//! driven through the same engine client as the arena's ([`crate::client::EngineClient`]),
+//! so any engine that speaks `protocol.md` can be plugged in.
 
 mod commands;
-mod engine;
 mod game;
 mod http;
 mod jobs;
@@ -15,8 +14,7 @@ use std::io::Write;
 use std::net::IpAddr;
 use std::time::Duration;
 
-pub use engine::EngineSetup;
-
+use crate::client::EngineSetup;
 use session::{Registry, SessionConfig};
 
 /// Everything `slimetrail gui` needs.

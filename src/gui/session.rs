@@ -11,11 +11,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::board::Position;
-use crate::client::SearchLimits;
+use crate::client::{EngineClient, EngineLog, EngineSetup, Fault, SearchLimits};
 use crate::protocol::{GoArgs, PositionBase};
 
 use super::commands::Command;
-use super::engine::{Engine, EngineSetup};
 use super::game::{Controller, Game};
 use super::jobs::{Job, Proof};
 use super::view::{EngineView, Thinking, board_view, thinking_view};
@@ -47,7 +46,7 @@ pub enum Input {
         Sender<Result<(), String>>,
     ),
     /// The started engine, or why it could not start.
-    Started(Result<Engine, String>),
+    Started(Result<EngineClient, Fault>),
     /// The page is gone.
     Close,
 }
@@ -140,7 +139,7 @@ pub enum EngineSlot {
     /// Its start-up runs on another thread.
     Starting,
     /// It runs.
-    Ready(Engine),
+    Ready(Box<EngineClient>),
     /// It crashed, hung or could not start: why, for the page.
     Down(String),
 }
@@ -264,7 +263,7 @@ impl Session {
         let started = thread::Builder::new()
             .name("engine-start".to_string())
             .spawn(move || {
-                let _ = back.send(Input::Started(Engine::start(&command)));
+                let _ = back.send(Input::Started(command.start(&EngineLog::default())));
             });
         if let Err(e) = started {
             self.engine = EngineSlot::Down(format!("cannot start a thread for the engine: {e}"));
@@ -304,12 +303,13 @@ impl Session {
                 let _ = reply.send(Ok(()));
             }
             Input::Started(Ok(engine)) => {
-                self.engine_name = engine.name.clone();
-                self.engine = EngineSlot::Ready(engine);
+                self.engine_name = engine.name().to_string();
+                self.engine = EngineSlot::Ready(Box::new(engine));
                 self.dirty = true;
             }
             Input::Started(Err(e)) => {
-                self.engine = EngineSlot::Down(format!("{e}; restart the engine to try again"));
+                self.engine =
+                    EngineSlot::Down(format!("the engine {e}; restart the engine to try again"));
                 self.dirty = true;
             }
             Input::Close => self.closed = true,

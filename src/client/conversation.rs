@@ -1,0 +1,476 @@
+//! The one conversation with an engine, as the arena and the GUI hold it: the start-up
+//! handshake (`ugi` … `ugiok`, collecting `id name` and the declared options), options
+//! checked against the declarations and sent, the `isready` … `readyok` ping, `go` until
+//! `bestmove` under a deadline, `stop`, and `quit` with one grace. Every way an engine
+//! can fail is a [`Fault`] with a [`FaultKind`].
+//!
+//! Output is read in one of two ways: blocking with a deadline ([`EngineClient::ping`],
+//! [`EngineClient::search`], [`EngineClient::recv_until`]), or pushed as
+//! [`EngineEvent`]s into the caller's channel ([`EngineClient::forward_to`]), for a
+//! caller with other inputs to wait for, which then never needs to poll.
+
+use std::fmt;
+use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
+
+use super::log::EngineLog;
+use super::options::check_options;
+use super::process::{EngineProcess, ExitReport, Launch, Received};
+use crate::board::SquareName;
+use crate::protocol::{
+    GoArgs, Id, Info, MAX_LINE_BYTES, Message, OptionDecl, OptionKind, ParseError, PositionSetup,
+};
+
+/// Time an engine gets to exit after `quit` before it is killed.
+pub const QUIT_GRACE: Duration = Duration::from_millis(200);
+
+/// Characters of a line shown in a fault.
+const SHOWN: usize = 80;
+
+/// What went wrong with an engine.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FaultKind {
+    /// It could not be started, or did not finish its start-up handshake in time.
+    Startup,
+    /// It refused an option it was given: not declared, or a value it does not take.
+    Options,
+    /// Its process exited or crashed.
+    Crash,
+    /// It printed a line that is not a protocol message.
+    Garbage,
+    /// It did not answer a ping (`isready`) in time.
+    Hang,
+    /// It did not answer `go` with `bestmove` in time.
+    NoMove,
+    /// It broke the protocol: a `bestmove` before it was sent `go`, or a line too long.
+    Protocol,
+}
+
+/// A fault: its kind and a sentence explaining it, written to follow the engine's name,
+/// such as `crashed: exited with code 3`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Fault {
+    /// The kind of fault.
+    pub kind: FaultKind,
+    /// What happened.
+    pub detail: String,
+}
+
+impl Fault {
+    /// A fault of `kind` explained by `detail`.
+    pub fn new(kind: FaultKind, detail: impl Into<String>) -> Fault {
+        Fault {
+            kind,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl std::error::Error for Fault {}
+
+/// One piece of engine output, read. Blank lines and `info` lines with fields this
+/// client does not know are skipped, as GUIs do; `bestmove X ponder Y` is `bestmove X`.
+#[derive(Clone, PartialEq, Debug)]
+pub enum EngineEvent {
+    /// A protocol message, and when its line arrived.
+    Message(Message, Instant),
+    /// A line that is not a protocol message, and why not.
+    Garbage {
+        /// The line.
+        line: String,
+        /// The parser's complaint.
+        error: ParseError,
+    },
+    /// A line longer than [`MAX_LINE_BYTES`]: its first characters.
+    TooLong {
+        /// The start of the line.
+        start: String,
+    },
+    /// The engine's output closed: it exited or crashed ([`EngineClient::exit_report`]
+    /// says how).
+    Closed,
+}
+
+impl EngineEvent {
+    /// The fault this event is when it is not a message: garbage, a line too long, or
+    /// the end of the output.
+    fn fault(self, client: &mut EngineClient) -> Option<Fault> {
+        match self {
+            EngineEvent::Message(..) => None,
+            EngineEvent::Garbage { line, error } => Some(Fault::new(
+                FaultKind::Garbage,
+                format!("sent garbage `{}`: {error}", shown(&line)),
+            )),
+            EngineEvent::TooLong { start } => Some(too_long(&start)),
+            EngineEvent::Closed => Some(client.crashed()),
+        }
+    }
+}
+
+/// The answer to `go`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct BestMove {
+    /// The square named by `bestmove` (not checked by the rules), or `None` for
+    /// `bestmove (none)`.
+    pub square: Option<SquareName>,
+    /// Time from sending `go` to receiving `bestmove`.
+    pub elapsed: Duration,
+}
+
+/// How to start an engine: the program, its options, and the wait for each answer of
+/// its start-up (`ugiok`, `readyok`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct EngineSetup {
+    /// The program, its arguments and working directory.
+    pub launch: Launch,
+    /// `setoption` values sent after `ugiok`, checked against the declared options.
+    pub options: Vec<(String, String)>,
+    /// Wait for `ugiok`, and then for `readyok`.
+    pub timeout: Duration,
+}
+
+impl EngineSetup {
+    /// The whole start-up: [`EngineClient::start`], the options checked against the
+    /// declarations and sent, then a ping; each step within the timeout.
+    pub fn start(&self, log: &EngineLog) -> Result<EngineClient, Fault> {
+        let mut client = EngineClient::start(&self.launch, log, self.timeout)?;
+        client.set_options(&self.options)?;
+        client.ping(self.timeout)?;
+        Ok(client)
+    }
+}
+
+/// A running engine that finished its start-up handshake.
+pub struct EngineClient {
+    process: EngineProcess,
+    launch_name: String,
+    /// The name it gave in `id name`.
+    id_name: Option<String>,
+    declared: Vec<OptionDecl>,
+    /// The `Level` value last sent.
+    level_sent: Option<i64>,
+    /// Whether the output goes to a caller's channel instead of the blocking reads.
+    forwarded: bool,
+}
+
+impl EngineClient {
+    /// Starts the program and runs the handshake, `ugi` … `ugiok`, within `timeout`;
+    /// banners and other chatter before `ugiok` are tolerated, as GUIs do.
+    pub fn start(
+        launch: &Launch,
+        log: &EngineLog,
+        timeout: Duration,
+    ) -> Result<EngineClient, Fault> {
+        let process = EngineProcess::spawn(launch, log).map_err(|e| {
+            Fault::new(
+                FaultKind::Startup,
+                format!("could not be started: {}: {e}", launch.cmd.display()),
+            )
+        })?;
+        let mut client = EngineClient {
+            process,
+            launch_name: launch.name.clone(),
+            id_name: None,
+            declared: Vec::new(),
+            level_sent: None,
+            forwarded: false,
+        };
+        let deadline = Instant::now() + timeout;
+        if client.send_lines(&[Message::Ugi]).is_err() {
+            return Err(client.exited_at_start());
+        }
+        loop {
+            match client.process.read_line(deadline) {
+                Received::Line { text, .. } => match text.parse::<Message>() {
+                    Ok(Message::UgiOk) => return Ok(client),
+                    Ok(Message::Id(Id::Name(name))) => client.id_name = Some(name),
+                    Ok(Message::DeclareOption(decl)) => client.declared.push(decl),
+                    Ok(_) | Err(_) => log::debug!("{}: before ugiok: {text}", launch.name),
+                },
+                Received::TooLong { .. } => {}
+                Received::Timeout => {
+                    return Err(Fault::new(
+                        FaultKind::Startup,
+                        format!(
+                            "did not finish its start-up handshake: no ugiok within {} ms",
+                            timeout.as_millis()
+                        ),
+                    ));
+                }
+                Received::Closed => return Err(client.exited_at_start()),
+            }
+        }
+    }
+
+    /// The engine's name: the one it gave in `id name`, or the launch's.
+    pub fn name(&self) -> &str {
+        self.id_name.as_deref().unwrap_or(&self.launch_name)
+    }
+
+    /// The options the engine declared in its handshake.
+    pub fn declared_options(&self) -> &[OptionDecl] {
+        &self.declared
+    }
+
+    /// The range of its `Level` spin option, if it declares one (bounds it leaves open
+    /// are taken as 1 and 10, the protocol's range).
+    pub fn level_range(&self) -> Option<(i64, i64)> {
+        self.declared.iter().find_map(|decl| match decl.kind {
+            OptionKind::Spin { min, max, .. } if decl.name.eq_ignore_ascii_case("level") => {
+                Some((min.unwrap_or(1), max.unwrap_or(10)))
+            }
+            _ => None,
+        })
+    }
+
+    /// Checks `options` against the declared ones, then sends them as `setoption`; an
+    /// option the engine would not take is a [`FaultKind::Options`] fault, and none is sent.
+    pub fn set_options(&mut self, options: &[(String, String)]) -> Result<(), Fault> {
+        check_options(&self.declared, options)
+            .map_err(|e| Fault::new(FaultKind::Options, e.to_string()))?;
+        let messages: Vec<Message> = options
+            .iter()
+            .map(|(name, value)| Message::SetOption {
+                name: name.clone(),
+                value: Some(value.clone()),
+            })
+            .collect();
+        self.send(&messages)
+    }
+
+    /// Sets the `Level` option to `level`, clamped to its declared range, if the engine
+    /// declares one and that value is not the one set already.
+    pub fn set_level(&mut self, level: u32) -> Result<(), Fault> {
+        let Some((min, max)) = self.level_range() else {
+            return Ok(());
+        };
+        let level = i64::from(level).clamp(min, max);
+        if self.level_sent == Some(level) {
+            return Ok(());
+        }
+        self.level_sent = Some(level);
+        self.send(&[Message::SetOption {
+            name: "Level".to_string(),
+            value: Some(level.to_string()),
+        }])
+    }
+
+    /// Sends messages; a closed pipe means the engine is gone (a [`FaultKind::Crash`]).
+    pub fn send(&mut self, messages: &[Message]) -> Result<(), Fault> {
+        self.send_lines(messages).map_err(|_| self.crashed())
+    }
+
+    /// `stop`: the search running ends with its `bestmove`.
+    pub fn stop(&mut self) -> Result<(), Fault> {
+        self.send(&[Message::Stop])
+    }
+
+    /// `isready`, then waits up to `timeout` for `readyok`, reading and discarding what
+    /// came before it (such as a late `bestmove` of an earlier search).
+    pub fn ping(&mut self, timeout: Duration) -> Result<(), Fault> {
+        self.send(&[Message::IsReady])?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.recv_until(deadline) {
+                Some(EngineEvent::Message(Message::ReadyOk, _)) => return Ok(()),
+                Some(EngineEvent::Message(Message::BestMove(_), _)) => {
+                    log::debug!("{}: discarded a bestmove outside a search", self.name());
+                }
+                Some(EngineEvent::Message(..)) => {}
+                Some(other) => return Err(other.fault(self).unwrap_or_else(|| self.crashed())),
+                None => {
+                    return Err(Fault::new(
+                        FaultKind::Hang,
+                        format!(
+                            "hung: no readyok to isready within {} ms",
+                            timeout.as_millis()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// One search: `position`, a ping within `ping_timeout` (so that nothing the engine
+    /// printed before is taken as the answer), then `go` and its `bestmove` within
+    /// `limit` of sending `go`. Every `info` line on the way goes to `on_info`. No answer
+    /// in time is a [`FaultKind::NoMove`] fault; a `bestmove` that arrived before `go`
+    /// was sent is a [`FaultKind::Protocol`] fault.
+    pub fn search(
+        &mut self,
+        position: PositionSetup,
+        go: GoArgs,
+        ping_timeout: Duration,
+        limit: Duration,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<BestMove, Fault> {
+        self.send(&[Message::Position(position)])?;
+        self.ping(ping_timeout)?;
+        let sent = Instant::now();
+        self.send(&[Message::Go(go)])?;
+        let deadline = sent + limit;
+        loop {
+            match self.recv_until(deadline) {
+                Some(EngineEvent::Message(early @ Message::BestMove(_), at)) if at < sent => {
+                    return Err(Fault::new(
+                        FaultKind::Protocol,
+                        format!(
+                            "sent an unrequested bestmove: `{}` came before it was sent go",
+                            shown(&early.to_string())
+                        ),
+                    ));
+                }
+                Some(EngineEvent::Message(Message::BestMove(square), at)) => {
+                    return Ok(BestMove {
+                        square,
+                        elapsed: at.saturating_duration_since(sent),
+                    });
+                }
+                Some(EngineEvent::Message(Message::Info(info), _)) => on_info(&info),
+                Some(EngineEvent::Message(..)) => {}
+                Some(other) => return Err(other.fault(self).unwrap_or_else(|| self.crashed())),
+                None => {
+                    return Err(Fault::new(
+                        FaultKind::NoMove,
+                        format!("no bestmove within {} ms", limit.as_millis()),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The next piece of output, waiting until `deadline`; `None` when nothing came in
+    /// time. A line that arrived after the deadline counts as nothing, so that a flood of
+    /// output cannot hold a deadline open. After [`EngineClient::forward_to`], the output
+    /// goes to the channel and this reports [`EngineEvent::Closed`].
+    pub fn recv_until(&mut self, deadline: Instant) -> Option<EngineEvent> {
+        loop {
+            let event = match self.process.read_line(deadline) {
+                Received::Timeout => return None,
+                received => read_event(received),
+            };
+            if let Some(event) = event {
+                return Some(event);
+            }
+        }
+    }
+
+    /// The next piece of output if it is there already, without waiting.
+    pub fn try_recv(&mut self) -> Option<EngineEvent> {
+        self.recv_until(Instant::now())
+    }
+
+    /// Pushes every later piece of output into `to`, wrapped by `wrap`, from a thread of
+    /// its own, until the output closes (then [`EngineEvent::Closed`] comes once) or the
+    /// receiver of `to` is gone. Nothing polls; the caller blocks on its own channel,
+    /// which may carry its other inputs too. The blocking reads ([`EngineClient::ping`],
+    /// [`EngineClient::search`], [`EngineClient::recv_until`]) are not used afterwards:
+    /// they see the output as closed. Sending (`send`, `stop`, `set_level`) goes on as
+    /// before.
+    pub fn forward_to<T: Send + 'static>(
+        &mut self,
+        to: Sender<T>,
+        wrap: impl Fn(EngineEvent) -> T + Send + 'static,
+    ) {
+        self.forwarded = true;
+        self.process
+            .forward(move |received| match read_event(received) {
+                Some(event) => to.send(wrap(event)).is_ok(),
+                None => true,
+            });
+    }
+
+    /// Why the engine went away: its exit code or signal and its last stderr line.
+    pub fn exit_report(&mut self) -> ExitReport {
+        self.process.exit_report()
+    }
+
+    /// `quit`, then [`QUIT_GRACE`] to exit before what is left of its process group is
+    /// killed.
+    pub fn quit(mut self) {
+        let _ = self.send_lines(&[Message::Quit]);
+        self.process.close(QUIT_GRACE);
+    }
+
+    /// Writes messages as protocol lines.
+    fn send_lines(&mut self, messages: &[Message]) -> std::io::Result<()> {
+        let lines: Vec<String> = messages.iter().map(Message::to_string).collect();
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        self.process.send(&refs)
+    }
+
+    /// The fault of an engine whose output closed or whose input broke.
+    fn crashed(&mut self) -> Fault {
+        if self.forwarded {
+            log::debug!("{}: read after its output was forwarded", self.name());
+        }
+        Fault::new(
+            FaultKind::Crash,
+            format!("crashed: {}", self.process.exit_report()),
+        )
+    }
+
+    /// The fault of an engine that went away during its handshake.
+    fn exited_at_start(&mut self) -> Fault {
+        Fault::new(
+            FaultKind::Crash,
+            format!(
+                "exited during its start-up handshake: {}",
+                self.process.exit_report()
+            ),
+        )
+    }
+}
+
+/// What a received line is: an event, or `None` for a line to skip.
+fn read_event(received: Received) -> Option<EngineEvent> {
+    match received {
+        Received::Line { text, at } => match parse_output(&text) {
+            Ok(Some(message)) => Some(EngineEvent::Message(message, at)),
+            Ok(None) => None,
+            Err(error) => Some(EngineEvent::Garbage { line: text, error }),
+        },
+        Received::TooLong { start, .. } => Some(EngineEvent::TooLong { start }),
+        Received::Closed => Some(EngineEvent::Closed),
+        Received::Timeout => None,
+    }
+}
+
+/// An engine's output line as a message: `None` for what UCI and UGI engines print
+/// and this client does not need (blank lines, `info` lines with fields it does not
+/// know); `bestmove X ponder Y` is read as `bestmove X`.
+fn parse_output(line: &str) -> Result<Option<Message>, ParseError> {
+    let trimmed = line.trim();
+    let mut words = trimmed.split_whitespace();
+    match words.next() {
+        None => Ok(None),
+        Some("info") => Ok(trimmed.parse::<Message>().ok()),
+        Some("bestmove") => {
+            let text = match trimmed.find(" ponder") {
+                Some(at) => &trimmed[..at],
+                None => trimmed,
+            };
+            text.parse::<Message>().map(Some)
+        }
+        Some(_) => trimmed.parse::<Message>().map(Some),
+    }
+}
+
+/// The start of a line, for a report.
+fn shown(line: &str) -> String {
+    line.chars().take(SHOWN).collect()
+}
+
+/// The fault for a line longer than the protocol allows.
+fn too_long(start: &str) -> Fault {
+    Fault::new(
+        FaultKind::Protocol,
+        format!("sent a line too long: over {MAX_LINE_BYTES} bytes, starting `{start}`"),
+    )
+}
