@@ -474,3 +474,196 @@ fn too_long(start: &str) -> Fault {
         format!("sent a line too long: over {MAX_LINE_BYTES} bytes, starting `{start}`"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::mpsc;
+
+    use super::*;
+    use crate::protocol::PositionBase;
+
+    /// An engine written in shell: `ugi` is answered with `id name`, a `Level` option
+    /// and `ugiok`, then each line by `script`'s `case` arms (`isready` gets `readyok`).
+    fn engine(arms: &str) -> Launch {
+        let script = format!(
+            "read l; echo 'id name Shell'; \
+             echo 'option name Level type spin default 5 min 1 max 8'; echo ugiok; \
+             while read l; do case \"$l\" in {arms} isready) echo readyok;; quit) exit 0;; esac; done"
+        );
+        Launch {
+            name: "sh".to_string(),
+            cmd: PathBuf::from("/bin/sh"),
+            args: vec!["-c".to_string(), script],
+            dir: None,
+        }
+    }
+
+    fn start(arms: &str) -> EngineClient {
+        EngineClient::start(&engine(arms), &EngineLog::default(), Duration::from_secs(5)).unwrap()
+    }
+
+    fn from_start() -> PositionSetup {
+        PositionSetup {
+            base: PositionBase::StartPos,
+            moves: Vec::new(),
+        }
+    }
+
+    const SECOND: Duration = Duration::from_secs(1);
+
+    #[test]
+    fn the_handshake_collects_the_name_and_the_declared_options() {
+        let mut client = start("");
+        assert_eq!(client.name(), "Shell");
+        assert_eq!(client.level_range(), Some((1, 8)));
+        assert_eq!(client.declared_options().len(), 1);
+        client.ping(SECOND).unwrap();
+        client.quit();
+    }
+
+    #[test]
+    fn options_are_checked_against_the_declarations_before_any_is_sent() {
+        let mut client = start("");
+        let refused = client
+            .set_options(&[("Hash".to_string(), "16".to_string())])
+            .unwrap_err();
+        assert_eq!(refused.kind, FaultKind::Options);
+        assert!(refused.detail.contains("no option `Hash`"), "{refused}");
+        let high = [("level".to_string(), "9".to_string())];
+        assert_eq!(
+            client.set_options(&high).unwrap_err().kind,
+            FaultKind::Options
+        );
+        client
+            .set_options(&[("Level".to_string(), "8".to_string())])
+            .unwrap();
+        client.quit();
+    }
+
+    #[test]
+    fn a_search_reports_its_info_lines_and_its_best_move() {
+        let mut client = start(
+            "go*) echo 'info depth 3 score cp 12 nodes 5 pv c3'; echo; echo 'bestmove c3 ponder b3';;",
+        );
+        let mut depths = Vec::new();
+        let best = client
+            .search(
+                from_start(),
+                GoArgs::default(),
+                SECOND,
+                SECOND,
+                &mut |info| depths.extend(info.depth),
+            )
+            .unwrap();
+        assert_eq!(best.square, Some("c3".parse().unwrap()));
+        assert_eq!(depths, [3]);
+        client.quit();
+    }
+
+    #[test]
+    fn a_stale_bestmove_is_discarded_by_the_ping_and_silence_is_no_move() {
+        // A `bestmove` left over from before is read and dropped up to `readyok`; then
+        // the engine never answers `go`.
+        let mut client = start("position*) echo 'bestmove a1';;");
+        let short = Duration::from_millis(50);
+        let fault = client
+            .search(from_start(), GoArgs::default(), SECOND, short, &mut |_| {})
+            .unwrap_err();
+        assert_eq!(fault.kind, FaultKind::NoMove, "{fault}");
+        client.quit();
+    }
+
+    #[test]
+    fn garbage_and_a_crash_are_faults_of_their_kind() {
+        let mut client = start("go*) echo 'bestmove!';;");
+        let fault = client
+            .search(from_start(), GoArgs::default(), SECOND, SECOND, &mut |_| {})
+            .unwrap_err();
+        assert_eq!(fault.kind, FaultKind::Garbage, "{fault}");
+        assert!(
+            fault.detail.starts_with("sent garbage `bestmove!`"),
+            "{fault}"
+        );
+        let mut client = start("go*) exit 3;;");
+        let fault = client
+            .search(from_start(), GoArgs::default(), SECOND, SECOND, &mut |_| {})
+            .unwrap_err();
+        assert_eq!(fault.kind, FaultKind::Crash);
+        assert_eq!(fault.detail, "crashed: exited with code 3");
+    }
+
+    #[test]
+    fn an_engine_that_exits_or_stays_silent_fails_its_start() {
+        let mut exits = engine("");
+        exits.args[1] = "exit 2".to_string();
+        let fault = EngineClient::start(&exits, &EngineLog::default(), SECOND)
+            .err()
+            .unwrap();
+        assert_eq!(fault.kind, FaultKind::Crash);
+        assert!(
+            fault
+                .detail
+                .starts_with("exited during its start-up handshake")
+        );
+        let mut silent = engine("");
+        silent.args[1] = "sleep 5".to_string();
+        let short = Duration::from_millis(50);
+        let fault = EngineClient::start(&silent, &EngineLog::default(), short)
+            .err()
+            .unwrap();
+        assert_eq!(fault.kind, FaultKind::Startup);
+        assert!(fault.detail.contains("no ugiok within 50 ms"), "{fault}");
+        let mut missing = engine("");
+        missing.cmd = PathBuf::from("/no/such/engine");
+        let fault = EngineClient::start(&missing, &EngineLog::default(), SECOND)
+            .err()
+            .unwrap();
+        assert_eq!(fault.kind, FaultKind::Startup);
+        assert!(
+            fault
+                .detail
+                .starts_with("could not be started: /no/such/engine")
+        );
+    }
+
+    #[test]
+    fn forwarded_output_arrives_in_the_callers_channel_without_polling() {
+        let mut client = start("go*) echo 'info depth 1 score cp 5 pv c3'; echo 'bestmove c3';;");
+        let (tx, rx) = mpsc::channel();
+        client.forward_to(tx, |event| event);
+        client
+            .send(&[
+                Message::Position(from_start()),
+                Message::Go(GoArgs::default()),
+            ])
+            .unwrap();
+        let first = rx.recv_timeout(SECOND).unwrap();
+        assert!(
+            matches!(first, EngineEvent::Message(Message::Info(_), _)),
+            "{first:?}"
+        );
+        let second = rx.recv_timeout(SECOND).unwrap();
+        assert!(
+            matches!(second, EngineEvent::Message(Message::BestMove(Some(_)), _)),
+            "{second:?}"
+        );
+        client.send(&[Message::Quit]).unwrap();
+        assert_eq!(rx.recv_timeout(SECOND).unwrap(), EngineEvent::Closed);
+        assert!(
+            client
+                .recv_until(Instant::now() + SECOND)
+                .is_some_and(|e| e == EngineEvent::Closed)
+        );
+    }
+
+    #[test]
+    fn set_level_clamps_to_the_declared_range_and_sends_a_change_once() {
+        let mut client = start("");
+        client.set_level(10).unwrap();
+        assert_eq!(client.level_sent, Some(8));
+        client.set_level(9).unwrap();
+        assert_eq!(client.level_sent, Some(8));
+        client.quit();
+    }
+}
