@@ -9,109 +9,19 @@
 //! [`EngineEvent`]s into the caller's channel ([`EngineClient::forward_to`]), for a
 //! caller with other inputs to wait for, which then never needs to poll.
 
-use std::fmt;
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
+use super::events::{EngineEvent, Fault, FaultKind, read_event, shown};
+use super::exit::ExitReport;
 use super::log::EngineLog;
 use super::options::check_options;
-use super::process::{EngineProcess, ExitReport, Launch, Received};
+use super::process::{EngineProcess, Launch, Received};
 use crate::board::SquareName;
-use crate::protocol::{
-    GoArgs, Id, Info, MAX_LINE_BYTES, Message, OptionDecl, OptionKind, ParseError, PositionSetup,
-};
+use crate::protocol::{GoArgs, Id, Info, Message, OptionDecl, OptionKind, PositionSetup};
 
 /// Time an engine gets to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(200);
-
-/// Characters of a line shown in a fault.
-const SHOWN: usize = 80;
-
-/// What went wrong with an engine.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum FaultKind {
-    /// It could not be started, or did not finish its start-up handshake in time.
-    Startup,
-    /// It refused an option it was given: not declared, or a value it does not take.
-    Options,
-    /// Its process exited or crashed.
-    Crash,
-    /// It printed a line that is not a protocol message.
-    Garbage,
-    /// It did not answer a ping (`isready`) in time.
-    Hang,
-    /// It did not answer `go` with `bestmove` in time.
-    NoMove,
-    /// It broke the protocol: a `bestmove` before it was sent `go`, or a line too long.
-    Protocol,
-}
-
-/// A fault: its kind and a sentence explaining it, written to follow the engine's name,
-/// such as `crashed: exited with code 3`.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Fault {
-    /// The kind of fault.
-    pub kind: FaultKind,
-    /// What happened.
-    pub detail: String,
-}
-
-impl Fault {
-    /// A fault of `kind` explained by `detail`.
-    pub fn new(kind: FaultKind, detail: impl Into<String>) -> Fault {
-        Fault {
-            kind,
-            detail: detail.into(),
-        }
-    }
-}
-
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.detail)
-    }
-}
-
-impl std::error::Error for Fault {}
-
-/// One piece of engine output, read. Blank lines and `info` lines with fields this
-/// client does not know are skipped, as GUIs do; `bestmove X ponder Y` is `bestmove X`.
-#[derive(Clone, PartialEq, Debug)]
-pub enum EngineEvent {
-    /// A protocol message, and when its line arrived.
-    Message(Message, Instant),
-    /// A line that is not a protocol message, and why not.
-    Garbage {
-        /// The line.
-        line: String,
-        /// The parser's complaint.
-        error: ParseError,
-    },
-    /// A line longer than [`MAX_LINE_BYTES`]: its first characters.
-    TooLong {
-        /// The start of the line.
-        start: String,
-    },
-    /// The engine's output closed: it exited or crashed ([`EngineClient::exit_report`]
-    /// says how).
-    Closed,
-}
-
-impl EngineEvent {
-    /// The fault this event is when it is not a message: garbage, a line too long, or
-    /// the end of the output.
-    fn fault(self, client: &mut EngineClient) -> Option<Fault> {
-        match self {
-            EngineEvent::Message(..) => None,
-            EngineEvent::Garbage { line, error } => Some(Fault::new(
-                FaultKind::Garbage,
-                format!("sent garbage `{}`: {error}", shown(&line)),
-            )),
-            EngineEvent::TooLong { start } => Some(too_long(&start)),
-            EngineEvent::Closed => Some(client.crashed()),
-        }
-    }
-}
 
 /// The answer to `go`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -283,7 +193,10 @@ impl EngineClient {
                     log::debug!("{}: discarded a bestmove outside a search", self.name());
                 }
                 Some(EngineEvent::Message(..)) => {}
-                Some(other) => return Err(other.fault(self).unwrap_or_else(|| self.crashed())),
+                Some(other) => {
+                    let fault = other.fault(|| self.crashed());
+                    return Err(fault.unwrap_or_else(|| self.crashed()));
+                }
                 None => {
                     return Err(Fault::new(
                         FaultKind::Hang,
@@ -334,7 +247,10 @@ impl EngineClient {
                 }
                 Some(EngineEvent::Message(Message::Info(info), _)) => on_info(&info),
                 Some(EngineEvent::Message(..)) => {}
-                Some(other) => return Err(other.fault(self).unwrap_or_else(|| self.crashed())),
+                Some(other) => {
+                    let fault = other.fault(|| self.crashed());
+                    return Err(fault.unwrap_or_else(|| self.crashed()));
+                }
                 None => {
                     return Err(Fault::new(
                         FaultKind::NoMove,
@@ -426,53 +342,6 @@ impl EngineClient {
             ),
         )
     }
-}
-
-/// What a received line is: an event, or `None` for a line to skip.
-fn read_event(received: Received) -> Option<EngineEvent> {
-    match received {
-        Received::Line { text, at } => match parse_output(&text) {
-            Ok(Some(message)) => Some(EngineEvent::Message(message, at)),
-            Ok(None) => None,
-            Err(error) => Some(EngineEvent::Garbage { line: text, error }),
-        },
-        Received::TooLong { start, .. } => Some(EngineEvent::TooLong { start }),
-        Received::Closed => Some(EngineEvent::Closed),
-        Received::Timeout => None,
-    }
-}
-
-/// An engine's output line as a message: `None` for what UCI and UGI engines print
-/// and this client does not need (blank lines, `info` lines with fields it does not
-/// know); `bestmove X ponder Y` is read as `bestmove X`.
-fn parse_output(line: &str) -> Result<Option<Message>, ParseError> {
-    let trimmed = line.trim();
-    let mut words = trimmed.split_whitespace();
-    match words.next() {
-        None => Ok(None),
-        Some("info") => Ok(trimmed.parse::<Message>().ok()),
-        Some("bestmove") => {
-            let text = match trimmed.find(" ponder") {
-                Some(at) => &trimmed[..at],
-                None => trimmed,
-            };
-            text.parse::<Message>().map(Some)
-        }
-        Some(_) => trimmed.parse::<Message>().map(Some),
-    }
-}
-
-/// The start of a line, for a report.
-fn shown(line: &str) -> String {
-    line.chars().take(SHOWN).collect()
-}
-
-/// The fault for a line longer than the protocol allows.
-fn too_long(start: &str) -> Fault {
-    Fault::new(
-        FaultKind::Protocol,
-        format!("sent a line too long: over {MAX_LINE_BYTES} bytes, starting `{start}`"),
-    )
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! the arena and the GUI alike.
 //!
 //! - `conversation`: [`EngineClient`], the one conversation with an engine: handshake,
-//!   options, ping, search, stop and quit, with every failure a [`Fault`].
+//!   options, ping, search, stop and quit.
+//! - `events`: each output line read as an [`EngineEvent`], and every failure a [`Fault`].
 //! - `process`: the engine process in its own process group, set to die with this one,
 //!   with a bounded line reader, its stderr in the log and a report of how it exited.
 //! - [`signals`]: the registry of live engine processes, killed at Ctrl-C or SIGTERM.
@@ -13,6 +14,8 @@
 //! - [`mock`]: a misbehaving test engine.
 
 mod conversation;
+mod events;
+mod exit;
 mod log;
 mod millis;
 pub mod mock;
@@ -22,12 +25,12 @@ pub mod signals;
 mod spec;
 mod traffic;
 
-pub use conversation::{
-    BestMove, EngineClient, EngineEvent, EngineSetup, Fault, FaultKind, QUIT_GRACE,
-};
+pub use conversation::{BestMove, EngineClient, EngineSetup, QUIT_GRACE};
+pub use events::{EngineEvent, Fault, FaultKind};
+pub use exit::{Ended, ExitReport};
 pub use log::{EngineLog, LogError, SharedLog, open_log};
 pub use options::{Accepts, OptionError, check_options};
-pub use process::{Ended, ExitReport, Launch, Received};
+pub use process::{Launch, Received};
 pub use spec::{
     Clock, DEFAULT_TIME_MARGIN_MS, DEFAULT_TIMEOUT_MS, ENGINE_KEYS, EngineSpec, Launcher,
     RANDOM_COMMAND, SearchLimits, parse_clock, parse_engines,

@@ -5,7 +5,6 @@
 //! blocks on its full pipe, and every deadline holds however fast it writes.
 
 use std::collections::VecDeque;
-use std::fmt;
 use std::io::{self, BufRead, BufReader, BufWriter, Read as _, Write};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -15,6 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::exit::{ExitReport, exit_status_without_reaping};
 use super::log::EngineLog;
 use super::signals;
 use crate::protocol::{Direction, MAX_LINE_BYTES};
@@ -91,30 +91,6 @@ pub struct Launch {
     pub args: Vec<String>,
     /// Its working directory.
     pub dir: Option<PathBuf>,
-}
-
-/// Why an engine process went away, for a crash report: how it ended, and its last
-/// line on stderr.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ExitReport {
-    /// Its exit code or signal; `None` when it closed its output and has not exited yet.
-    pub ended: Option<Ended>,
-    /// Its last line on stderr, if it wrote one.
-    pub last_stderr: Option<String>,
-}
-
-impl fmt::Display for ExitReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.ended {
-            Some(Ended::Code(code)) => write!(f, "exited with code {code}")?,
-            Some(Ended::Signal(signal)) => write!(f, "killed by signal {signal}")?,
-            None => f.write_str("closed its output")?,
-        }
-        if let Some(last) = &self.last_stderr {
-            write!(f, "; last stderr line: {last}")?;
-        }
-        Ok(())
-    }
 }
 
 /// A running engine program: a line transport, which knows nothing of the protocol (the
@@ -350,50 +326,6 @@ impl Drop for EngineProcess {
     }
 }
 
-/// How an exited process ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Ended {
-    /// It exited with this code.
-    Code(i32),
-    /// It was killed by this signal.
-    Signal(i32),
-}
-
-/// The exit of process `pid` if it has exited, leaving it to be reaped later.
-#[cfg(target_os = "linux")]
-fn exit_status_without_reaping(pid: i32) -> Option<Ended> {
-    // SAFETY: a zeroed siginfo_t is a valid out-parameter for waitid.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    // SAFETY: waitid on our own child with WNOWAIT only reads its state; `info` is valid.
-    let r = unsafe {
-        libc::waitid(
-            libc::P_PID,
-            pid as libc::id_t,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        )
-    };
-    // SAFETY: si_pid and si_status are filled in by a successful waitid.
-    let (who, status) = unsafe { (info.si_pid(), info.si_status()) };
-    if r != 0 || who == 0 {
-        return None;
-    }
-    Some(if info.si_code == libc::CLD_EXITED {
-        Ended::Code(status)
-    } else {
-        Ended::Signal(status)
-    })
-}
-
-/// The exit of process `pid` if it has exited (other systems: a non-reaping check is not
-/// portable, so this only tells that it is gone).
-#[cfg(not(target_os = "linux"))]
-fn exit_status_without_reaping(pid: i32) -> Option<Ended> {
-    // SAFETY: signal 0 only checks that the process exists.
-    let gone = unsafe { libc::kill(pid, 0) } != 0;
-    gone.then_some(Ended::Code(-1))
-}
-
 /// The reader thread: stdout cut into lines, each stamped with the time its bytes were
 /// read, into the bounded channel. Lines longer than [`MAX_LINE_BYTES`] are reported once and
 /// skipped to their end; memory stays bounded however the engine writes.
@@ -506,6 +438,7 @@ fn copy_stderr(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::Ended;
 
     fn shell(script: &str) -> EngineProcess {
         let launch = Launch {
