@@ -7,15 +7,10 @@ use std::time::Duration;
 
 use clap::{ArgAction, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::arena::EVENT;
-use crate::arena::error::ArenaError;
-use crate::arena::merge::merge;
-use crate::arena::openings::OpeningSpec;
-use crate::arena::schedule::{Format, Shard};
-use crate::arena::settings::{Settings, SprtSettings};
-use crate::arena::summary::Standings;
-use crate::arena::summary::{Summary, table};
-use crate::arena::tournament::{self, RunOptions};
+use crate::arena::{
+    self, ArenaError, EVENT, Format, OpeningSpec, RunOptions, Settings, Shard, SprtSettings,
+    Standings, Summary, merge, table,
+};
 use crate::board::{Size, SquareName};
 use crate::client::mock::{FloodAt, MockBehaviour, run_mock};
 use crate::client::parse_engines;
@@ -452,7 +447,7 @@ fn run_tournament(args: &RunArgs) -> Result<(), ArenaError> {
         progress: !args.quiet,
     };
     signals::install();
-    let finished = tournament::run(&settings, &options)?;
+    let finished = arena::run(&settings, &options)?;
     print!("{}", finished.table);
     Ok(())
 }

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use clap::Args;
 
-use crate::arena::settings::SprtSettings;
+use crate::arena::SprtSettings;
 use crate::stats::{EloEstimate, NormalizedElo, PENTA_NAMES, Sprt, SprtModel, Tally, two_decimals};
 
 /// Width of the label column of the report.
