@@ -12,6 +12,8 @@ use crate::arena::{
     Standings, Summary, merge, table,
 };
 use crate::board::{Size, SquareName};
+
+use super::flags;
 use crate::client::mock::{FloodAt, MockBehaviour, run_mock};
 use crate::client::parse_engines;
 use crate::client::signals;
@@ -375,7 +377,8 @@ fn run_tournament(args: &RunArgs) -> Result<(), ArenaError> {
     } else {
         (args.engines.clone(), args.each.clone())
     };
-    let engines = parse_engines(&engine_words, &each)?;
+    let engines = parse_engines(&engine_words, &each)
+        .map_err(|e| ArenaError::Described(flags::engine_words(&e, flags::nth_engine)))?;
     if engines.len() < 2 {
         return Err(ArenaError::Described(format!(
             "--engine: only {} engine given; expected at least two --engine arguments (or none for the default match)",

@@ -8,6 +8,8 @@ use clap::Args;
 use crate::client::{EngineSetup, Launch, Launcher, parse_engines};
 use crate::gui::GuiConfig;
 
+use super::flags;
+
 /// Arguments of `slimetrail gui`.
 #[derive(Args, Debug)]
 pub struct GuiArgs {
@@ -63,8 +65,8 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
 
 /// The engine of `--engine`, read by the arena's engine-spec parser.
 fn engine_command(words: &[String]) -> Result<EngineSetup, String> {
-    let mut specs =
-        parse_engines(&[words.to_vec()], &[]).map_err(|e| e.replace("--engine #1", "--engine"))?;
+    let mut specs = parse_engines(&[words.to_vec()], &[])
+        .map_err(|e| flags::engine_words(&e, |_| "--engine".to_string()))?;
     let spec = specs.remove(0);
     let Launcher::Process { cmd, args, dir } = spec.command else {
         return Err(

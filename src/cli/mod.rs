@@ -6,6 +6,7 @@ mod arena_stats;
 mod bench;
 mod book;
 mod book_tree;
+mod flags;
 mod gui;
 mod perft;
 mod play;
