@@ -12,14 +12,17 @@
 //!   PGN file kept in agreement with it; `files`: writes that cannot be half done.
 //! - `summary`, `json_game` and `progress`: the standings, the JSON summary and the
 //!   progress line; `merge`: shards of one tournament combined.
+//! - `defaults`: what a tournament is when its arguments leave something out.
 //! - `error`: why a tournament could not be set up, run or summed up.
 
 mod as_text;
+mod defaults;
 mod error;
 mod files;
 mod game;
 mod json_game;
 mod merge;
+mod opening_error;
 mod openings;
 mod player;
 mod progress;
@@ -27,14 +30,22 @@ mod records;
 mod schedule;
 mod settings;
 mod state;
+mod state_error;
 mod summary;
 mod tournament;
 
-pub use error::ArenaError;
-pub use merge::merge;
+pub use defaults::{
+    DEFAULT_MATCH_CONCURRENCY, DEFAULT_MATCH_ROUNDS, DEFAULT_OPENING_PLIES, OddGames,
+    SPRT_MAX_ROUNDS, default_match, default_state_path, rounds, rounds_of_games,
+};
+pub use error::{ArenaError, EngineCheckError, OutputFile};
+pub use files::{FileAction, FileError, FileProblem, Unwritable};
+pub use merge::{MergeError, merge};
+pub use opening_error::{LineProblem as OpeningLineProblem, OPENING_FORMS, OpeningError};
 pub use openings::{OpeningOrder, OpeningSpec};
 pub use schedule::{Format, Shard};
-pub use settings::{DEFAULT_SPRT_ERROR_RATE, Settings, SprtSettings, SprtSettingsError};
+pub use settings::{DEFAULT_SPRT_ERROR_RATE, Mismatch, Settings, SprtSettings, SprtSettingsError};
+pub use state_error::{LineProblem as StateLineProblem, StateError};
 pub use summary::{SUMMARY_VERSION, Standings, Summary, table};
 pub use tournament::{Finished, RunOptions, run};
 

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use super::error::EngineCheckError;
 use crate::board::{Position, Square, SquareName};
 use crate::client::{
     EngineClient, EngineLog, EngineSetup, EngineSpec, Fault, FaultKind, SearchLimits, signals,
@@ -74,38 +75,21 @@ fn process_player(spec: &EngineSpec, log: &EngineLog) -> Option<ProcessPlayer> {
 
 /// Starts an engine once, before the first game: it must start, finish its handshake
 /// and accept its options (checked against the ones it declares); then it is stopped.
-pub fn check_engine(spec: &EngineSpec, log: &EngineLog) -> Result<(), String> {
+pub fn check_engine(spec: &EngineSpec, log: &EngineLog) -> Result<(), EngineCheckError> {
     let Some(player) = process_player(spec, log) else {
         return Ok(());
     };
-    let cmd = &player.setup.launch.cmd;
     match player.start() {
         Ok(client) => {
             client.quit();
             Ok(())
         }
-        // The engine started and declared its options; only the values were wrong.
-        Err(fault) if fault.kind == FaultKind::Options => {
-            Err(format!("--engine name={}: {}", spec.name, fault.detail))
-        }
-        Err(fault) => {
-            let relative = cmd.components().count() == 1 && !cmd.is_absolute();
-            let hint = if relative {
-                format!(
-                    " ({} is looked up on PATH; a program in the current directory is written ./{})",
-                    cmd.display(),
-                    cmd.display()
-                )
-            } else {
-                String::new()
-            };
-            Err(format!(
-                "--engine name={}: the engine {}{hint}; expected an engine that starts and finishes its handshake (ugi … ugiok, isready … readyok) within timeout={} ms, before the first game",
-                spec.name,
-                fault.detail,
-                spec.limits.timeout.as_millis()
-            ))
-        }
+        Err(fault) => Err(EngineCheckError {
+            name: spec.name.clone(),
+            cmd: player.setup.launch.cmd.clone(),
+            timeout: spec.limits.timeout,
+            fault,
+        }),
     }
 }
 

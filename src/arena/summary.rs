@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::ArenaError;
+use super::error::{ArenaError, OutputFile};
+use super::files::{FileAction, FileError, write_atomically};
 use super::json_game::GameEntry;
 use super::settings::Settings;
 use crate::record::{GameReport, Termination};
@@ -425,23 +426,26 @@ impl Summary {
         })
     }
 
-    /// The games as the arena keeps them (numbered from 0).
-    pub fn reports(&self) -> Result<Vec<GameReport>, String> {
-        self.games
-            .iter()
-            .map(|g| {
-                g.report()
-                    .ok_or_else(|| "a game numbered 0; expected numbers from 1".to_string())
-            })
-            .collect()
+    /// The games as the arena keeps them (numbered from 0); `None` if one is numbered 0.
+    pub fn reports(&self) -> Option<Vec<GameReport>> {
+        self.games.iter().map(GameEntry::report).collect()
     }
 
     /// Writes the summary as pretty JSON.
-    pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| format!("cannot encode the JSON summary: {e}"))?;
+    pub fn save(&self, path: &std::path::Path) -> Result<(), ArenaError> {
+        let failed = |error| ArenaError::File {
+            file: OutputFile::Json,
+            error,
+        };
+        let text = serde_json::to_string_pretty(self).map_err(|e| {
+            failed(FileError::io(
+                path,
+                FileAction::Write,
+                std::io::Error::other(format!("cannot encode the JSON summary: {e}")),
+            ))
+        })?;
         // Through a temporary file and a rename: a kill leaves the old summary or the new one.
-        super::files::write_atomically("--json", path, (text + "\n").as_bytes())
+        write_atomically(path, (text + "\n").as_bytes()).map_err(failed)
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
 
-use super::error::ArenaError;
+use super::error::{ArenaError, OutputFile};
 use super::files::check_writable;
 use super::game::{GameSlot, play_game};
 use super::openings::OpeningBook;
@@ -22,6 +22,7 @@ use super::settings::Settings;
 use super::summary::{Standings, Summary, table};
 use crate::client::{EngineLog, TrafficLog, signals};
 use crate::record::{Comments, GameRecord, GameReport, Venue, write_game};
+use crate::stats::Sprt;
 
 /// Where a tournament writes, and how many games it plays at once.
 #[derive(Clone, Debug)]
@@ -52,10 +53,22 @@ pub struct RunOptions {
     pub progress: bool,
 }
 
-/// A finished (or stopped) tournament.
+/// A finished (or stopped) tournament: its standings, for the table.
+#[derive(Clone, Debug)]
 pub struct Finished {
+    /// The standings of the games finished.
+    pub standings: Standings,
+    /// Games in the schedule.
+    pub scheduled: usize,
+    /// The SPRT, if the match ran one.
+    pub sprt: Option<Sprt>,
+}
+
+impl Finished {
     /// The standings table.
-    pub table: String,
+    pub fn table(&self) -> String {
+        table(&self.standings, self.scheduled, self.sprt.as_ref())
+    }
 }
 
 /// Plays the tournament of `settings`.
@@ -71,15 +84,15 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     let games = settings.schedule();
     // Before any game is played: every output can be written, and every engine starts,
     // finishes its handshake and accepts its options.
-    for (flag, path) in [
-        ("--pgn", &options.pgn),
-        ("--json", &options.json),
-        ("--log", &options.log),
-        ("--protocol-log", &options.protocol_log),
-        ("--state", &Some(options.state.clone())),
+    for (file, path) in [
+        (OutputFile::Pgn, &options.pgn),
+        (OutputFile::Json, &options.json),
+        (OutputFile::Log, &options.log),
+        (OutputFile::ProtocolLog, &options.protocol_log),
+        (OutputFile::State, &Some(options.state.clone())),
     ] {
         if let Some(path) = path {
-            check_writable(flag, path)?;
+            check_writable(path).map_err(|error| ArenaError::File { file, error })?;
         }
     }
     // The state file first: it is locked, so that nothing of another run's is touched.
@@ -90,21 +103,29 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         options.resume,
         options.force,
     )?;
-    let traffic = TrafficLog::open(options.protocol_log.as_deref(), options.resume)
-        .map_err(|e| format!("--protocol-log {e}"))?;
+    let traffic =
+        TrafficLog::open(options.protocol_log.as_deref(), options.resume).map_err(|error| {
+            ArenaError::Log {
+                file: OutputFile::ProtocolLog,
+                error,
+            }
+        })?;
     let log = EngineLog::open(options.log.as_deref(), options.resume)
-        .map_err(|e| format!("--log {e}"))?
+        .map_err(|error| ArenaError::Log {
+            file: OutputFile::Log,
+            error,
+        })?
         .with_traffic(traffic);
     for spec in &settings.engines {
         if let Err(e) = check_engine(spec, &log) {
             if signals::interrupted() {
                 return Err(ArenaError::Interrupted {
-                    table: String::new(),
+                    finished: None,
                     saved: done.len(),
                     scheduled: games.len(),
                 });
             }
-            return Err(e.into());
+            return Err(ArenaError::Engine(e));
         }
     }
     let in_schedule: HashSet<usize> = games.iter().map(|g| g.number).collect();
@@ -153,7 +174,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
                     worker(settings, book, queue, [stop, decided], &tx, log)
                 });
             if let Err(e) = spawned {
-                failure = Some(format!("cannot start a worker thread: {e}"));
+                failure = Some(ArenaError::Worker(e));
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -167,6 +188,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
             // The state first: it is the source of truth, and --resume rebuilds the PGN from it.
             let written = state
                 .append(&record.report, &text)
+                .map_err(ArenaError::from)
                 .and_then(|()| pgn.as_mut().map_or(Ok(()), |pgn| pgn.append(&text)));
             if let Err(e) = written {
                 failure = Some(e);
@@ -184,21 +206,25 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     });
     progress.show(&standings, sprt.as_ref(), true);
     if let Some(e) = failure {
-        return Err(ArenaError::Described(e));
+        return Err(e);
     }
     let summary = Summary::new(&options.event, settings, games.len(), &reports)?;
     if let Some(path) = &options.json {
         summary.save(path)?;
     }
-    let table = table(&standings, games.len(), sprt.as_ref());
+    let finished = Finished {
+        standings,
+        scheduled: games.len(),
+        sprt,
+    };
     if signals::interrupted() {
         return Err(ArenaError::Interrupted {
-            table,
+            finished: Some(Box::new(finished)),
             saved: reports.len(),
             scheduled: games.len(),
         });
     }
-    Ok(Finished { table })
+    Ok(finished)
 }
 
 /// The games still to play, and the pairs of which a game has been handed out or played.

@@ -1,7 +1,10 @@
 //! Command lines of the two binaries: argument definitions and the commands they run.
 
 mod arena;
+mod arena_args;
 mod arena_compat;
+mod arena_errors;
+mod arena_mock;
 mod arena_stats;
 mod bench;
 mod book;

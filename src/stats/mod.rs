@@ -14,6 +14,7 @@
 //! - `elo`: logistic Elo, margin, LOS. `normalized`: normalized Elo.
 //! - `pentanomial`: game results and pair categories. `tally`: the running counts.
 //! - `mle`: maximum-likelihood estimates behind the LLR. `sprt`: the test itself.
+//! - `report`: the report of `slimetrail-arena stats`, and pair counts read from text.
 
 mod counts;
 mod elo;
@@ -21,11 +22,13 @@ mod math;
 mod mle;
 mod normalized;
 mod pentanomial;
+mod report;
 mod sprt;
 mod tally;
 
 pub use elo::{EloEstimate, two_decimals};
 pub use normalized::NormalizedElo;
 pub use pentanomial::{GameResult, PENTA_NAMES};
+pub use report::{PentaError, games_of_pairs, parse_penta, report, wdl_text};
 pub use sprt::{Sprt, SprtDecision, SprtError, SprtModel};
 pub use tally::Tally;
