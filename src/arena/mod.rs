@@ -43,7 +43,7 @@ pub use files::{FileAction, FileError, FileProblem, Unwritable};
 pub use merge::{MergeError, merge};
 pub use opening_error::{LineProblem as OpeningLineProblem, OPENING_FORMS, OpeningError};
 pub use openings::{OpeningOrder, OpeningSpec};
-pub use schedule::{Format, Shard};
+pub use schedule::{Format, FormatError, Shard};
 pub use settings::{DEFAULT_SPRT_ERROR_RATE, Mismatch, Settings, SprtSettings, SprtSettingsError};
 pub use state_error::{LineProblem as StateLineProblem, StateError};
 pub use summary::{SUMMARY_VERSION, Standings, Summary, table};

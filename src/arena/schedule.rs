@@ -18,16 +18,30 @@ pub enum Format {
     Gauntlet,
 }
 
-impl FromStr for Format {
-    type Err = String;
+/// A word that is not a tournament format.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FormatError(pub String);
 
-    fn from_str(text: &str) -> Result<Format, String> {
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a tournament format: expected round-robin or gauntlet",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+impl FromStr for Format {
+    type Err = FormatError;
+
+    fn from_str(text: &str) -> Result<Format, FormatError> {
         match text {
             "round-robin" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
-            _ => Err(format!(
-                "`{text}` is not a tournament format: expected round-robin or gauntlet"
-            )),
+            _ => Err(FormatError(text.to_string())),
         }
     }
 }
@@ -187,6 +201,7 @@ mod tests {
             "swiss"
                 .parse::<Format>()
                 .unwrap_err()
+                .to_string()
                 .contains("round-robin or gauntlet")
         );
     }

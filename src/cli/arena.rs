@@ -181,7 +181,13 @@ fn run_tournament(args: &RunArgs) -> Result<(), ArenaCliError> {
         force: args.force,
         progress: !args.quiet,
     };
-    signals::install();
+    signals::install(signals::InterruptNotices {
+        again: "slimetrail-arena: interrupted again; exiting now (continue with --resume)"
+            .to_string(),
+        too_slow: "slimetrail-arena: interrupted; saving took too long, exiting now (finished \
+                   games are in the state file; continue with --resume)"
+            .to_string(),
+    });
     let finished = arena::run(&settings, &options)?;
     print!("{}", finished.table());
     Ok(())

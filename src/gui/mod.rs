@@ -91,14 +91,9 @@ pub fn run(config: GuiConfig) -> Result<(), String> {
 
 /// Ctrl-C and SIGTERM kill every engine, then exit.
 fn install_interrupt_handler() {
-    let result = ctrlc::set_handler(|| {
-        crate::client::signals::kill_all();
-        eprintln!("\nslimetrail gui: interrupted; engines stopped");
-        std::process::exit(crate::client::signals::INTERRUPTED_EXIT_CODE);
-    });
-    if let Err(e) = result {
-        log::warn!("cannot install the Ctrl-C handler: {e}; engines may outlive the server");
-    }
+    crate::client::signals::install_exit(
+        "slimetrail gui: interrupted; engines stopped".to_string(),
+    );
 }
 
 /// Asks the desktop to open `url`; a failure is only reported.
