@@ -103,7 +103,7 @@ pub fn engine_main() -> ExitCode {
         Some(EngineSubcommand::Play(args)) => done(play::run(&args)),
         Some(EngineSubcommand::Solve(args)) => solve::run(&args),
         Some(EngineSubcommand::Bench(args)) => done(bench::run(&args)),
-        Some(EngineSubcommand::Gui(args)) => done(gui::run(&args)),
+        Some(EngineSubcommand::Gui(args)) => done(gui::run(&args).map_err(|e| e.to_string())),
         Some(EngineSubcommand::Book(args)) => done(book::run(&args)),
         None => {
             crate::server::serve(std::io::stdin(), std::io::stdout());

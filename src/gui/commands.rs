@@ -6,6 +6,7 @@
 use crate::board::SquareName;
 use crate::protocol::{GameSetup, GoArgs, MAX_LINE_BYTES, Message, PositionSetup};
 
+use super::error::CommandError;
 use super::game::Controller;
 
 /// The most command lines in one request.
@@ -49,16 +50,13 @@ pub enum Command {
 }
 
 /// Reads the lines of one request; blank lines are skipped. The error names the line.
-pub fn parse_commands(body: &str) -> Result<Vec<Command>, String> {
+pub fn parse_commands(body: &str) -> Result<Vec<Command>, CommandError> {
     let lines: Vec<&str> = body.lines().filter(|l| !l.trim().is_empty()).collect();
     if lines.is_empty() {
-        return Err("empty request: expected a command such as `move c3`".to_string());
+        return Err(CommandError::Empty);
     }
     if lines.len() > MAX_LINES {
-        return Err(format!(
-            "{} command lines: expected at most {MAX_LINES} in one request",
-            lines.len()
-        ));
+        return Err(CommandError::TooManyLines(lines.len()));
     }
     lines
         .iter()
@@ -67,12 +65,9 @@ pub fn parse_commands(body: &str) -> Result<Vec<Command>, String> {
 }
 
 /// Reads one command line.
-pub fn parse_command(line: &str) -> Result<Command, String> {
+pub fn parse_command(line: &str) -> Result<Command, CommandError> {
     if line.len() > MAX_LINE_BYTES {
-        return Err(format!(
-            "a line of {} bytes: expected at most {MAX_LINE_BYTES}",
-            line.len()
-        ));
+        return Err(CommandError::LineTooLong(line.len()));
     }
     match line.trim() {
         "undo" => return Ok(Command::Undo),
@@ -80,10 +75,10 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         "restart" => return Ok(Command::Restart),
         _ => {}
     }
-    let message: Message = line.parse().map_err(|e| format!("{e}"))?;
+    let message: Message = line.parse().map_err(CommandError::Parse)?;
     match message {
         Message::NewGame(setup) | Message::UgiNewGame(setup) => {
-            setup.position().map_err(|e| format!("newgame: {e}"))?;
+            setup.position().map_err(CommandError::NewGame)?;
             Ok(Command::NewGame(setup))
         }
         Message::Position(setup) => Ok(Command::Position(setup)),
@@ -91,45 +86,31 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         Message::Go(args) => hint(args),
         Message::Stop => Ok(Command::Stop),
         Message::SetOption { name, value } => option(&name, value.as_deref()),
-        other => Err(format!(
-            "'{}' is not something the page can ask: expected one of newgame, position, move, \
-             go, stop, setoption, undo, redo or restart",
-            other.keyword()
-        )),
+        other => Err(CommandError::NotAskable(other.keyword())),
     }
 }
 
 /// A hint's limits: a time or depth limit, never an endless search.
-fn hint(args: GoArgs) -> Result<Command, String> {
+fn hint(args: GoArgs) -> Result<Command, CommandError> {
     let timed = args.movetime.is_some() || args.depth.is_some() || args.nodes.is_some();
     if args.infinite || !timed {
-        return Err(
-            "go: a hint needs a limit: expected movetime MS, depth N or nodes N (live analysis \
-             is `setoption name Analysis value true`)"
-                .to_string(),
-        );
+        return Err(CommandError::UnlimitedHint);
     }
     if args.movetime.is_some_and(|ms| !MOVE_TIMES.contains(&ms)) {
-        return Err(format!(
-            "go: movetime out of range: expected {} to {} ms",
-            MOVE_TIMES.start(),
-            MOVE_TIMES.end()
-        ));
+        return Err(CommandError::HintMoveTime);
     }
     Ok(Command::Hint(args))
 }
 
 /// A session option.
-fn option(name: &str, value: Option<&str>) -> Result<Command, String> {
+fn option(name: &str, value: Option<&str>) -> Result<Command, CommandError> {
     let key: String = name
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect::<String>()
         .to_ascii_lowercase();
     let Some(value) = value else {
-        return Err(format!(
-            "setoption {name}: the value is missing: expected `setoption name {name} value ...`"
-        ));
+        return Err(CommandError::NoValue(name.to_string()));
     };
     let value = value.trim();
     match key.as_str() {
@@ -139,9 +120,10 @@ fn option(name: &str, value: Option<&str>) -> Result<Command, String> {
                 "human" => Controller::Human,
                 "engine" => Controller::Engine,
                 _ => {
-                    return Err(format!(
-                        "setoption {name}: '{value}': expected human or engine"
-                    ));
+                    return Err(CommandError::Player {
+                        name: name.to_string(),
+                        value: value.to_string(),
+                    });
                 }
             };
             Ok(Command::Player(side, controller))
@@ -151,35 +133,19 @@ fn option(name: &str, value: Option<&str>) -> Result<Command, String> {
             .ok()
             .filter(|l| LEVELS.contains(l))
             .map(Command::Level)
-            .ok_or_else(|| {
-                format!(
-                    "setoption Level: '{value}': expected a whole number from {} to {}",
-                    LEVELS.start(),
-                    LEVELS.end()
-                )
-            }),
+            .ok_or_else(|| CommandError::Level(value.to_string())),
         "movetime" => value
             .parse()
             .ok()
             .filter(|ms| MOVE_TIMES.contains(ms))
             .map(Command::MoveTime)
-            .ok_or_else(|| {
-                format!(
-                    "setoption MoveTime: '{value}': expected milliseconds from {} to {}",
-                    MOVE_TIMES.start(),
-                    MOVE_TIMES.end()
-                )
-            }),
+            .ok_or_else(|| CommandError::MoveTime(value.to_string())),
         "analysis" => match value {
             "true" => Ok(Command::Analysis(true)),
             "false" => Ok(Command::Analysis(false)),
-            _ => Err(format!(
-                "setoption Analysis: '{value}': expected true or false"
-            )),
+            _ => Err(CommandError::Analysis(value.to_string())),
         },
-        _ => Err(format!(
-            "setoption: unknown option '{name}': expected one of {OPTION_NAMES}"
-        )),
+        _ => Err(CommandError::UnknownOption(name.to_string())),
     }
 }
 
@@ -225,7 +191,7 @@ mod tests {
             ("setoption name Player1 value robot", "human or engine"),
             ("newgame start g7", "goal corner"),
         ] {
-            let e = parse_command(line).unwrap_err();
+            let e = parse_command(line).unwrap_err().to_string();
             assert!(e.contains(wanted), "{line}: {e}");
         }
         assert!(parse_commands("").is_err());

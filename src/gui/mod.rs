@@ -4,6 +4,7 @@
 //! so any engine that speaks `protocol.md` can be plugged in.
 
 mod commands;
+mod error;
 mod game;
 mod http;
 mod jobs;
@@ -15,6 +16,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use crate::client::EngineSetup;
+pub use error::GuiError;
 use session::{Registry, SessionConfig};
 
 /// Everything `slimetrail gui` needs.
@@ -28,6 +30,9 @@ pub struct GuiConfig {
     pub engine: EngineSetup,
     /// The most sessions (and so engine processes) at once.
     pub max_sessions: usize,
+    /// How the command line names that cap (such as `--max-sessions`), for the message
+    /// when it is reached.
+    pub max_sessions_named: &'static str,
     /// How long a session outlives its last event stream.
     pub grace: Duration,
     /// Open the page in the browser.
@@ -35,15 +40,15 @@ pub struct GuiConfig {
 }
 
 /// Runs the server until the process is stopped; the error says why it could not start.
-pub fn run(config: GuiConfig) -> Result<(), String> {
-    let server = tiny_http::Server::http((config.host, config.port)).map_err(|e| {
-        format!(
-            "cannot listen on {}:{}: {e}; expected a free port (--port 0 picks one)",
-            config.host, config.port
-        )
-    })?;
+pub fn run(config: GuiConfig) -> Result<(), GuiError> {
+    let server =
+        tiny_http::Server::http((config.host, config.port)).map_err(|error| GuiError::Listen {
+            host: config.host,
+            port: config.port,
+            error,
+        })?;
     let Some(addr) = server.server_addr().to_ip() else {
-        return Err("the server has no IP address".to_string());
+        return Err(GuiError::NoAddress);
     };
     let url = format!("http://{addr}/");
     let mut allowed_hosts = Vec::new();
@@ -76,6 +81,7 @@ pub fn run(config: GuiConfig) -> Result<(), String> {
         SessionConfig {
             engine: config.engine,
             grace: config.grace,
+            cap_named: config.max_sessions_named,
         },
     );
     http::serve(

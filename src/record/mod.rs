@@ -12,5 +12,5 @@ mod pgn_read;
 mod pgn_write;
 
 pub use game_record::{GameRecord, GameReport, MoveRecord, Termination};
-pub use pgn_read::{MAX_PGN_BYTES, PgnGame, read_pgn};
+pub use pgn_read::{MAX_PGN_BYTES, PgnError, PgnGame, read_pgn};
 pub use pgn_write::{Comments, VARIANT, Venue, tags, write_game};

@@ -2,7 +2,70 @@
 //! and `Position` tags give the start, the move text the moves; comments, move numbers
 //! and the result are skipped. Every move is checked by the rules.
 
-use crate::board::{Position, Size, Square};
+use std::fmt;
+
+use crate::board::{MoveError, Position, PositionError, Size, SizeError, Square, StartError};
+
+/// A PGN record that cannot be read: what was wrong, and what was expected.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PgnError {
+    /// The record is longer than [`MAX_PGN_BYTES`].
+    TooLong(usize),
+    /// A tag line that is not `[Name "value"]`: its start.
+    BadTag(String),
+    /// A `Board` tag that is no board size.
+    Board(SizeError),
+    /// A `Position` tag that is no position string.
+    Position(PositionError),
+    /// A `Start` tag that is no start square of the board.
+    Start(StartError),
+    /// A `}` without its `{`.
+    UnopenedComment,
+    /// A `{` never closed.
+    UnclosedComment,
+    /// A move that cannot be played.
+    Move {
+        /// Its number, from 1.
+        number: usize,
+        /// The move as written (its start).
+        word: String,
+        /// Why not.
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnError::TooLong(bytes) => write!(
+                f,
+                "PGN: the record has {bytes} bytes: expected at most {MAX_PGN_BYTES}"
+            ),
+            PgnError::BadTag(line) => {
+                write!(f, "PGN: bad tag line `{line}`: expected [Name \"value\"]")
+            }
+            PgnError::Board(e) => write!(f, "PGN Board tag: {e}"),
+            PgnError::Position(e) => write!(f, "PGN Position tag: {e}"),
+            PgnError::Start(e) => write!(f, "PGN Start tag: {e}"),
+            PgnError::UnopenedComment => {
+                f.write_str("PGN: a `}` without its `{`: expected balanced comments")
+            }
+            PgnError::UnclosedComment => {
+                f.write_str("PGN: a comment `{` is never closed: expected a `}`")
+            }
+            PgnError::Move {
+                number,
+                word,
+                error,
+            } => write!(
+                f,
+                "PGN move {number} ({word}): {error}; expected a legal move"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PgnError {}
 
 /// A game read from a PGN record: where it starts and its moves, each legal.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -17,12 +80,9 @@ pub struct PgnGame {
 pub const MAX_PGN_BYTES: usize = 64 * 1024;
 
 /// Reads one game; the error says what was wrong and what was expected.
-pub fn read_pgn(text: &str) -> Result<PgnGame, String> {
+pub fn read_pgn(text: &str) -> Result<PgnGame, PgnError> {
     if text.len() > MAX_PGN_BYTES {
-        return Err(format!(
-            "PGN: the record has {} bytes: expected at most {MAX_PGN_BYTES}",
-            text.len()
-        ));
+        return Err(PgnError::TooLong(text.len()));
     }
     let mut board: Option<Size> = None;
     let mut start: Option<String> = None;
@@ -32,22 +92,15 @@ pub fn read_pgn(text: &str) -> Result<PgnGame, String> {
         let line = line.trim();
         if let Some(tag) = line.strip_prefix('[') {
             let Some((key, value)) = tag_pair(tag) else {
-                return Err(format!(
-                    "PGN: bad tag line `{}`: expected [Name \"value\"]",
-                    shorten(line)
-                ));
+                return Err(PgnError::BadTag(shorten(line)));
             };
             match key {
                 "Board" => {
-                    board = Some(value.parse().map_err(|e| format!("PGN Board tag: {e}"))?);
+                    board = Some(value.parse().map_err(PgnError::Board)?);
                 }
                 "Start" => start = Some(value),
                 "Position" => {
-                    fen = Some(
-                        value
-                            .parse()
-                            .map_err(|e| format!("PGN Position tag: {e}"))?,
-                    );
+                    fen = Some(value.parse().map_err(PgnError::Position)?);
                 }
                 _ => {}
             }
@@ -61,9 +114,7 @@ pub fn read_pgn(text: &str) -> Result<PgnGame, String> {
         None => {
             let size = board.unwrap_or_default();
             match start {
-                Some(name) => {
-                    Position::start_named(size, &name).map_err(|e| format!("PGN Start tag: {e}"))?
-                }
+                Some(name) => Position::start_named(size, &name).map_err(PgnError::Start)?,
                 None => Position::start(size),
             }
         }
@@ -90,20 +141,20 @@ fn tag_pair(tag: &str) -> Option<(&str, String)> {
 }
 
 /// The moves of the move text, each checked against the position it is played in.
-fn read_moves(start: &Position, movetext: &str) -> Result<Vec<Square>, String> {
+fn read_moves(start: &Position, movetext: &str) -> Result<Vec<Square>, PgnError> {
     let mut text = String::new();
     let mut depth = 0usize;
     for c in movetext.chars() {
         match c {
             '{' => depth += 1,
             '}' if depth > 0 => depth -= 1,
-            '}' => return Err("PGN: a `}` without its `{`: expected balanced comments".into()),
+            '}' => return Err(PgnError::UnopenedComment),
             _ if depth == 0 => text.push(c),
             _ => {}
         }
     }
     if depth > 0 {
-        return Err("PGN: a comment `{` is never closed: expected a `}`".into());
+        return Err(PgnError::UnclosedComment);
     }
     let mut position = *start;
     let mut moves = Vec::new();
@@ -116,12 +167,10 @@ fn read_moves(start: &Position, movetext: &str) -> Result<Vec<Square>, String> {
         if matches!(word, "1-0" | "0-1") {
             continue;
         }
-        let square = position.parse_move(word).map_err(|e| {
-            format!(
-                "PGN move {} ({}): {e}; expected a legal move",
-                moves.len() + 1,
-                shorten(word)
-            )
+        let square = position.parse_move(word).map_err(|error| PgnError::Move {
+            number: moves.len() + 1,
+            word: shorten(word),
+            error,
         })?;
         position.play(square);
         moves.push(square);
@@ -152,15 +201,17 @@ mod tests {
 
     #[test]
     fn bad_records_say_what_was_wrong() {
-        let e = read_pgn("1. c3 d4").unwrap_err();
+        let e = read_pgn("1. c3 d4").unwrap_err().to_string();
         assert!(e.contains("PGN move 2 (d4)") && e.contains("slimed"), "{e}");
-        let e = read_pgn("[Board \"13x2\"]\n1. c3").unwrap_err();
+        let e = read_pgn("[Board \"13x2\"]\n1. c3").unwrap_err().to_string();
         assert!(e.contains("Board"), "{e}");
-        let e = read_pgn("[Board 7x7]").unwrap_err();
+        let e = read_pgn("[Board 7x7]").unwrap_err().to_string();
         assert!(e.contains("expected [Name"), "{e}");
-        let e = read_pgn("1. c3 {oops").unwrap_err();
+        let e = read_pgn("1. c3 {oops").unwrap_err().to_string();
         assert!(e.contains("never closed"), "{e}");
-        let e = read_pgn(&"x".repeat(MAX_PGN_BYTES + 1)).unwrap_err();
+        let e = read_pgn(&"x".repeat(MAX_PGN_BYTES + 1))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("at most"), "{e}");
     }
 }
