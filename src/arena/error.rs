@@ -11,8 +11,7 @@ use super::merge::MergeError;
 use super::opening_error::OpeningError;
 use super::settings::SprtSettingsError;
 use super::state_error::StateError;
-use super::tournament::Finished;
-use crate::board::{Size, SquareName, StartError};
+use super::summary::Finished;
 use crate::client::{Fault, FaultKind, LogError};
 use crate::stats::SprtError;
 
@@ -99,15 +98,6 @@ pub enum ArenaError {
     SprtEngines(usize),
     /// Fewer than two engines.
     TooFewEngines(usize),
-    /// The start square does not fit the board.
-    Start {
-        /// The board size.
-        size: Size,
-        /// The start square, when one was given.
-        start: Option<SquareName>,
-        /// Why it does not fit.
-        error: StartError,
-    },
     /// The openings cannot be had.
     Openings(OpeningError),
     /// An engine failed its check before the first game.
@@ -156,16 +146,7 @@ impl fmt::Display for ArenaError {
                 f,
                 "only {given} engine given: expected at least two engines"
             ),
-            ArenaError::Start {
-                start: Some(name),
-                error,
-                ..
-            } => write!(f, "start {name}: {error}"),
-            ArenaError::Start {
-                size,
-                start: None,
-                error,
-            } => write!(f, "size {size}: {error}"),
+            ArenaError::Openings(e @ OpeningError::Start { .. }) => write!(f, "{e}"),
             ArenaError::Openings(e) => write!(f, "openings {e}"),
             ArenaError::Engine(e) => write!(f, "{e}"),
             ArenaError::File { file, error } => write!(f, "{file} {error}"),

@@ -46,8 +46,8 @@ pub use openings::{OpeningOrder, OpeningSpec};
 pub use schedule::{Format, FormatError, Shard};
 pub use settings::{DEFAULT_SPRT_ERROR_RATE, Mismatch, Settings, SprtSettings, SprtSettingsError};
 pub use state_error::{LineProblem as StateLineProblem, StateError};
-pub use summary::{SUMMARY_VERSION, Standings, Summary, table};
-pub use tournament::{Finished, RunOptions, run};
+pub use summary::{Finished, SUMMARY_VERSION, Standings, Summary, table};
+pub use tournament::{RunOptions, run};
 
 /// The event name written in every record and summary unless the tournament names another.
 pub const EVENT: &str = "Slimetrail arena";

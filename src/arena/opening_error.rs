@@ -5,12 +5,21 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use crate::board::{MoveError, Position, PositionError};
+use crate::board::{MoveError, Position, PositionError, Size, SquareName, StartError};
 
-/// What is wrong with the openings asked for. Its `Display` begins with the words at
-/// fault (`random:x: …`, `file=o.txt line 3: …`).
+/// What is wrong with the openings asked for: their start, or their words. Its
+/// `Display` begins with the words at fault (`random:x: …`, `file=o.txt line 3: …`).
 #[derive(Debug)]
 pub enum OpeningError {
+    /// The start square does not fit the board.
+    Start {
+        /// The board size.
+        size: Size,
+        /// The start square, when one was given.
+        start: Option<SquareName>,
+        /// Why it does not fit.
+        error: StartError,
+    },
     /// Words that are neither `random:K` nor `file=PATH [order=…]`.
     Words(String),
     /// `random:K` with K not a number.
@@ -87,6 +96,16 @@ impl fmt::Display for LineProblem {
 impl fmt::Display for OpeningError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            OpeningError::Start {
+                start: Some(name),
+                error,
+                ..
+            } => write!(f, "start {name}: {error}"),
+            OpeningError::Start {
+                size,
+                start: None,
+                error,
+            } => write!(f, "size {size}: {error}"),
             OpeningError::Words(words) => write!(f, "{words}: expected {OPENING_FORMS}"),
             OpeningError::Plies(word) => {
                 write!(f, "{word}: expected a number of plies such as random:4")

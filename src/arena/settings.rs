@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::ArenaError;
+use super::opening_error::OpeningError;
 use super::openings::{OpeningBook, OpeningSpec};
 use super::schedule::{Format, ScheduledGame, Shard, schedule};
 use crate::board::{Position, Size, SquareName, StartError};
@@ -197,13 +197,13 @@ impl Settings {
     }
 
     /// The opening book.
-    pub fn book(&self) -> Result<OpeningBook, ArenaError> {
-        let start = self.start_position().map_err(|error| ArenaError::Start {
+    pub fn book(&self) -> Result<OpeningBook, OpeningError> {
+        let start = self.start_position().map_err(|error| OpeningError::Start {
             size: self.size,
             start: self.start,
             error,
         })?;
-        Ok(OpeningBook::new(&self.openings, start, self.seed)?)
+        OpeningBook::new(&self.openings, start, self.seed)
     }
 
     /// The SPRT, if any.

@@ -17,7 +17,7 @@ use super::state_error::{LineProblem, OtherGame, StateError};
 use crate::record::GameReport;
 
 /// Version of the state format.
-pub(super) const STATE_VERSION: u32 = 2;
+const STATE_VERSION: u32 = 2;
 
 /// The first line of a state file.
 #[derive(Serialize, Deserialize)]
@@ -235,7 +235,10 @@ fn read_lines(
             if saved.slimetrail_arena_state != STATE_VERSION {
                 return Err(damaged(
                     1,
-                    LineProblem::Version(saved.slimetrail_arena_state),
+                    LineProblem::Version {
+                        found: saved.slimetrail_arena_state,
+                        expected: STATE_VERSION,
+                    },
                 ));
             }
             header(&saved.settings)?;

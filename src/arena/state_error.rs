@@ -70,7 +70,12 @@ pub enum LineProblem {
     /// It cannot be read.
     Unreadable(io::Error),
     /// The header is of another format version.
-    Version(u32),
+    Version {
+        /// The version of the file.
+        found: u32,
+        /// The version this arena reads.
+        expected: u32,
+    },
     /// It is not a saved game.
     NotAGame(serde_json::Error),
     /// The winner is neither 1 nor 2.
@@ -108,10 +113,9 @@ impl fmt::Display for LineProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LineProblem::Unreadable(e) => write!(f, "cannot read it ({e})"),
-            LineProblem::Version(v) => write!(
+            LineProblem::Version { found, expected } => write!(
                 f,
-                "state format version {v}; expected version {}",
-                super::state::STATE_VERSION
+                "state format version {found}; expected version {expected}"
             ),
             LineProblem::NotAGame(e) => write!(f, "{e}; expected one saved game per line"),
             LineProblem::Winner(w) => write!(f, "winner {w}; expected 1 or 2"),

@@ -6,12 +6,29 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::{ArenaError, OutputFile};
 use super::files::{FileAction, FileError, write_atomically};
 use super::json_game::GameEntry;
 use super::settings::Settings;
 use crate::record::{GameReport, Termination};
-use crate::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, two_decimals};
+use crate::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, SprtError, Tally, two_decimals};
+
+/// A finished (or stopped) tournament: its standings, for the table.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The standings of the games finished.
+    pub standings: Standings,
+    /// Games in the schedule.
+    pub scheduled: usize,
+    /// The SPRT, if the match ran one.
+    pub sprt: Option<Sprt>,
+}
+
+impl Finished {
+    /// The standings table.
+    pub fn table(&self) -> String {
+        table(&self.standings, self.scheduled, self.sprt.as_ref())
+    }
+}
 
 /// Running results of a tournament, updated game by game.
 #[derive(Clone, Debug)]
@@ -386,7 +403,7 @@ impl Summary {
         settings: &Settings,
         scheduled: usize,
         reports: &[GameReport],
-    ) -> Result<Summary, ArenaError> {
+    ) -> Result<Summary, SprtError> {
         let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
         let mut standings = Standings::new(names.clone()).with_sprt(settings.sprt()?);
         for g in reports {
@@ -432,20 +449,16 @@ impl Summary {
     }
 
     /// Writes the summary as pretty JSON.
-    pub fn save(&self, path: &std::path::Path) -> Result<(), ArenaError> {
-        let failed = |error| ArenaError::File {
-            file: OutputFile::Json,
-            error,
-        };
+    pub fn save(&self, path: &std::path::Path) -> Result<(), FileError> {
         let text = serde_json::to_string_pretty(self).map_err(|e| {
-            failed(FileError::io(
+            FileError::io(
                 path,
                 FileAction::Write,
                 std::io::Error::other(format!("cannot encode the JSON summary: {e}")),
-            ))
+            )
         })?;
         // Through a temporary file and a rename: a kill leaves the old summary or the new one.
-        write_atomically(path, (text + "\n").as_bytes()).map_err(failed)
+        write_atomically(path, (text + "\n").as_bytes())
     }
 }
 

@@ -19,10 +19,9 @@ use super::progress::Progress;
 use super::records::open_records;
 use super::schedule::ScheduledGame;
 use super::settings::Settings;
-use super::summary::{Standings, Summary, table};
+use super::summary::{Finished, Standings, Summary};
 use crate::client::{EngineLog, TrafficLog, signals};
 use crate::record::{Comments, GameRecord, GameReport, Venue, write_game};
-use crate::stats::Sprt;
 
 /// Where a tournament writes, and how many games it plays at once.
 #[derive(Clone, Debug)]
@@ -51,24 +50,6 @@ pub struct RunOptions {
     pub force: bool,
     /// Show the progress line on stderr.
     pub progress: bool,
-}
-
-/// A finished (or stopped) tournament: its standings, for the table.
-#[derive(Clone, Debug)]
-pub struct Finished {
-    /// The standings of the games finished.
-    pub standings: Standings,
-    /// Games in the schedule.
-    pub scheduled: usize,
-    /// The SPRT, if the match ran one.
-    pub sprt: Option<Sprt>,
-}
-
-impl Finished {
-    /// The standings table.
-    pub fn table(&self) -> String {
-        table(&self.standings, self.scheduled, self.sprt.as_ref())
-    }
 }
 
 /// Plays the tournament of `settings`.
@@ -210,7 +191,10 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     }
     let summary = Summary::new(&options.event, settings, games.len(), &reports)?;
     if let Some(path) = &options.json {
-        summary.save(path)?;
+        summary.save(path).map_err(|error| ArenaError::File {
+            file: OutputFile::Json,
+            error,
+        })?;
     }
     let finished = Finished {
         standings,

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 
 use crate::arena::{
-    self, ArenaError, EVENT, OpeningSpec, RunOptions, Settings, Shard, SprtSettings, Standings,
-    Summary, merge, table,
+    self, ArenaError, EVENT, OpeningSpec, OutputFile, RunOptions, Settings, Shard, SprtSettings,
+    Standings, Summary, merge, table,
 };
 use crate::client::{parse_engines, signals};
 use crate::record::Comments;
@@ -80,7 +80,7 @@ pub fn arena_main() -> ExitCode {
 fn run_merge(args: &MergeArgs) -> Result<(), ArenaCliError> {
     let (settings, games) = merge(&args.files).map_err(ArenaError::from)?;
     let scheduled = settings.schedule().len();
-    let summary = Summary::new(EVENT, &settings, scheduled, &games)?;
+    let summary = Summary::new(EVENT, &settings, scheduled, &games).map_err(ArenaError::from)?;
     let sprt = settings.sprt().map_err(ArenaError::from)?;
     let mut standings =
         Standings::new(settings.engines.iter().map(|e| e.name.clone()).collect()).with_sprt(sprt);
@@ -89,7 +89,10 @@ fn run_merge(args: &MergeArgs) -> Result<(), ArenaCliError> {
     }
     print!("{}", table(&standings, scheduled, sprt.as_ref()));
     if let Some(path) = &args.json {
-        summary.save(path)?;
+        summary.save(path).map_err(|error| ArenaError::File {
+            file: OutputFile::Json,
+            error,
+        })?;
     }
     Ok(())
 }
@@ -157,7 +160,7 @@ fn run_tournament(args: &RunArgs) -> Result<(), ArenaCliError> {
         shard,
         sprt,
     };
-    settings.book()?;
+    settings.book().map_err(ArenaError::from)?;
     let concurrency = match args.concurrency {
         Some(n) => n as usize,
         None if is_default => arena::DEFAULT_MATCH_CONCURRENCY,

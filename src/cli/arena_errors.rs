@@ -90,16 +90,16 @@ pub fn arena_error(e: &ArenaError) -> String {
         ArenaError::TooFewEngines(given) => format!(
             "only {given} engine given: expected at least two --engine arguments (or none for the default match)"
         ),
-        ArenaError::Start {
+        ArenaError::Openings(OpeningError::Start {
             start: Some(name),
             error,
             ..
-        } => format!("--start {name}: {error}"),
-        ArenaError::Start {
+        }) => format!("--start {name}: {error}"),
+        ArenaError::Openings(OpeningError::Start {
             size,
             start: None,
             error,
-        } => format!("--size {size}: {error}"),
+        }) => format!("--size {size}: {error}"),
         ArenaError::Openings(OpeningError::Words(words)) => format!(
             "--openings {words}: expected `--openings random:K` or `--openings file=PATH [order=sequential|random]`"
         ),

@@ -1,117 +1,12 @@
-//! What the page is told when a request cannot be carried out: a command line that is
-//! not one the page may send ([`CommandError`]), a command the game refuses
-//! ([`SessionError`]), a request body that cannot be read ([`BodyError`]), and why the
-//! server could not start ([`GuiError`]).
+//! What the page is told when a request cannot be carried out: a command the game
+//! refuses ([`SessionError`]), a request body that cannot be read ([`BodyError`]); and
+//! why the server could not start ([`GuiError`]). (A command line that is not one the
+//! page may send is a [`super::commands::CommandError`].)
 
 use std::fmt;
 use std::net::IpAddr;
 
 use crate::board::{IllegalMove, SquareError, SquareName, StartError};
-use crate::protocol::ParseError;
-
-use super::commands::{LEVELS, MAX_LINES, MOVE_TIMES, OPTION_NAMES};
-
-/// A command line the page may not send.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum CommandError {
-    /// No command at all.
-    Empty,
-    /// More lines than one request may carry.
-    TooManyLines(usize),
-    /// A line longer than the protocol allows.
-    LineTooLong(usize),
-    /// A line that is no protocol message.
-    Parse(ParseError),
-    /// `newgame` with a start that does not fit the board.
-    NewGame(StartError),
-    /// A message the page may not ask: its keyword.
-    NotAskable(&'static str),
-    /// A hint without a limit.
-    UnlimitedHint,
-    /// A hint's move time out of range.
-    HintMoveTime,
-    /// `setoption` without a value.
-    NoValue(String),
-    /// Who plays a side: neither `human` nor `engine`.
-    Player {
-        /// The option as given.
-        name: String,
-        /// The value.
-        value: String,
-    },
-    /// A level out of range.
-    Level(String),
-    /// A move time out of range.
-    MoveTime(String),
-    /// Analysis neither `true` nor `false`.
-    Analysis(String),
-    /// An option the session does not have.
-    UnknownOption(String),
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Empty => {
-                f.write_str("empty request: expected a command such as `move c3`")
-            }
-            CommandError::TooManyLines(n) => write!(
-                f,
-                "{n} command lines: expected at most {MAX_LINES} in one request"
-            ),
-            CommandError::LineTooLong(n) => write!(
-                f,
-                "a line of {n} bytes: expected at most {}",
-                crate::protocol::MAX_LINE_BYTES
-            ),
-            CommandError::Parse(e) => write!(f, "{e}"),
-            CommandError::NewGame(e) => write!(f, "newgame: {e}"),
-            CommandError::NotAskable(keyword) => write!(
-                f,
-                "'{keyword}' is not something the page can ask: expected one of newgame, \
-                 position, move, go, stop, setoption, undo, redo or restart"
-            ),
-            CommandError::UnlimitedHint => f.write_str(
-                "go: a hint needs a limit: expected movetime MS, depth N or nodes N (live \
-                 analysis is `setoption name Analysis value true`)",
-            ),
-            CommandError::HintMoveTime => write!(
-                f,
-                "go: movetime out of range: expected {} to {} ms",
-                MOVE_TIMES.start(),
-                MOVE_TIMES.end()
-            ),
-            CommandError::NoValue(name) => write!(
-                f,
-                "setoption {name}: the value is missing: expected `setoption name {name} value ...`"
-            ),
-            CommandError::Player { name, value } => {
-                write!(f, "setoption {name}: '{value}': expected human or engine")
-            }
-            CommandError::Level(value) => write!(
-                f,
-                "setoption Level: '{value}': expected a whole number from {} to {}",
-                LEVELS.start(),
-                LEVELS.end()
-            ),
-            CommandError::MoveTime(value) => write!(
-                f,
-                "setoption MoveTime: '{value}': expected milliseconds from {} to {}",
-                MOVE_TIMES.start(),
-                MOVE_TIMES.end()
-            ),
-            CommandError::Analysis(value) => {
-                write!(f, "setoption Analysis: '{value}': expected true or false")
-            }
-            CommandError::UnknownOption(name) => write!(
-                f,
-                "setoption: unknown option '{name}': expected one of {OPTION_NAMES}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for CommandError {}
 
 /// A command the session refuses, or a request it cannot take.
 #[derive(Clone, PartialEq, Eq, Debug)]
