@@ -141,7 +141,13 @@ pub fn run(args: &StatsArgs) -> Result<String, StatsError> {
         (None, Some(penta)) => games_of_pairs(penta),
         (None, None) => return Err(StatsError::NoCounts),
     };
-    Ok(report(&tally, games_known, penta.is_some(), sprt.as_ref()))
+    Ok(report(
+        &tally,
+        games_known,
+        penta.is_some(),
+        sprt.as_ref(),
+        "give --wins and --losses",
+    ))
 }
 
 /// A number on the command line that is not one of the kind expected.

@@ -83,7 +83,15 @@ fn counted(count: u64, one: &str, many: &str) -> String {
 
 /// The report: games, score, Elo, LOS and normalized Elo (when the games are known); the
 /// same over pairs when `with_pairs`; LLRs, bounds and the decision when an SPRT is given.
-pub fn report(tally: &Tally, games_known: bool, with_pairs: bool, sprt: Option<&Sprt>) -> String {
+/// When the games are not known, the per-game lines say `n/a` and how to get them:
+/// `per_game_hint`, such as `give the game counts`.
+pub fn report(
+    tally: &Tally,
+    games_known: bool,
+    with_pairs: bool,
+    sprt: Option<&Sprt>,
+    per_game_hint: &str,
+) -> String {
     let mut out = String::new();
     let mut line = |label: &str, value: String| {
         let _ = writeln!(out, "{label:<LABEL_WIDTH$}{value}");
@@ -97,8 +105,10 @@ pub fn report(tally: &Tally, games_known: bool, with_pairs: bool, sprt: Option<&
             normalized(tally.normalized_elo_trinomial(), tally.games()),
         );
     } else {
-        const UNSPLIT: &str = "n/a (the DD+WL pairs may be two draws or a win and a loss each; \
-                               give --wins and --losses for per-game figures)";
+        let unsplit = format!(
+            "n/a (the DD+WL pairs may be two draws or a win and a loss each; {per_game_hint} for \
+             per-game figures)"
+        );
         line(
             "games",
             format!(
@@ -108,7 +118,7 @@ pub fn report(tally: &Tally, games_known: bool, with_pairs: bool, sprt: Option<&
             ),
         );
         for label in ["elo", "los", "normalized elo"] {
-            line(label, UNSPLIT.to_string());
+            line(label, unsplit.clone());
         }
     }
     if with_pairs {
@@ -218,7 +228,7 @@ mod tests {
         assert_eq!(wdl_text(&tally), "4 wins, 0 draws, 2 losses");
         let (_, known) = games_of_pairs([0, 0, 1, 0, 0]);
         assert!(!known);
-        let text = report(&tally, true, true, None);
+        let text = report(&tally, true, true, None, "give the game counts");
         assert!(text.starts_with("games               6: 4 wins"), "{text}");
         assert!(text.contains("pairs               3: LL 1,"), "{text}");
     }
