@@ -5,12 +5,16 @@
 //! - [`protocol`]: the wire format shared by engines, GUIs and the arena.
 //! - [`server`]: the engine's protocol adapter, the session loop of `slimetrail`.
 //! - [`proof`]: sharded proofs (split, shards, merge) and the report of `solve`.
-//! - [`arena`]: tournaments between engines and their statistics.
 //! - [`book_builder`]: opening-book generation (walk, leaves-first proofs, minimax).
+//! - [`client`]: the engine client: engine processes and the conversation with them.
+//! - [`record`]: game records and PGN, shared by the arena and the GUI.
+//! - [`arena`]: tournaments between engines.
+//! - [`stats`]: match statistics: Elo, LOS, pentanomial counts, SPRT (pure math).
 //! - [`cli`]: the command lines of the two binaries.
 //! - [`score`]: the score and bound shared by the search and the wire format.
 //! - [`shard`]: the `K/N` share of a list of work, for sharded tournaments and proofs.
 //! - [`rng`]: a small reproducible random number generator.
+//! - [`calendar`]: calendar dates of Unix days, for records and logs.
 
 #[cfg(not(unix))]
 compile_error!(
@@ -21,10 +25,13 @@ compile_error!(
 pub mod arena;
 pub mod board;
 pub mod book_builder;
+pub mod calendar;
 pub mod cli;
+pub mod client;
 pub mod gui;
 pub mod proof;
 pub mod protocol;
+pub mod record;
 pub mod rng;
 pub mod score;
 #[cfg(test)]
@@ -32,3 +39,4 @@ mod scratch;
 pub mod search;
 pub mod server;
 pub mod shard;
+pub mod stats;

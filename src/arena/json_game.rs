@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::game::{GameReport, Termination};
+use crate::record::{GameReport, Termination};
 
 /// A game entry of the JSON summary.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::opening_error::{LineProblem, OpeningError};
 use crate::board::{Bitboard, Position, Square};
 use crate::rng::Rng;
 
@@ -75,44 +76,36 @@ pub enum OpeningSpec {
 
 impl OpeningSpec {
     /// Reads the words after `--openings`.
-    pub fn parse(words: &[String]) -> Result<OpeningSpec, String> {
-        const EXPECTED: &str =
-            "expected `--openings random:K` or `--openings file=PATH [order=sequential|random]`";
+    pub fn parse(words: &[String]) -> Result<OpeningSpec, OpeningError> {
         let mut path = None;
         let mut order = OpeningOrder::Sequential;
         for word in words {
             if let Some(k) = word.strip_prefix("random:") {
                 if words.len() != 1 {
-                    return Err(format!("--openings {}: {EXPECTED}", words.join(" ")));
+                    return Err(OpeningError::Words(words.join(" ")));
                 }
-                let plies = k.parse::<usize>().map_err(|_| {
-                    format!("--openings {word}: expected a number of plies such as random:4")
-                })?;
+                let plies = k
+                    .parse::<usize>()
+                    .map_err(|_| OpeningError::Plies(word.clone()))?;
                 return Ok(OpeningSpec::Random { plies });
             } else if let Some(p) = word.strip_prefix("file=") {
                 if p.is_empty() {
-                    return Err(format!(
-                        "--openings {word}: expected a file path after file="
-                    ));
+                    return Err(OpeningError::NoPath(word.clone()));
                 }
                 path = Some(PathBuf::from(p));
             } else if let Some(o) = word.strip_prefix("order=") {
                 order = match o {
                     "sequential" => OpeningOrder::Sequential,
                     "random" => OpeningOrder::Random,
-                    _ => {
-                        return Err(format!(
-                            "--openings {word}: expected order=sequential or order=random"
-                        ));
-                    }
+                    _ => return Err(OpeningError::Order(word.clone())),
                 };
             } else {
-                return Err(format!("--openings {word}: {EXPECTED}"));
+                return Err(OpeningError::Words(word.clone()));
             }
         }
         match path {
             Some(path) => Ok(OpeningSpec::File { path, order }),
-            None => Err(format!("--openings {}: {EXPECTED}", words.join(" "))),
+            None => Err(OpeningError::Words(words.join(" "))),
         }
     }
 }
@@ -135,14 +128,19 @@ pub enum OpeningBook {
 
 impl OpeningBook {
     /// Prepares the openings; checks that random openings exist and that every file line is valid.
-    pub fn new(spec: &OpeningSpec, start: Position, seed: u64) -> Result<OpeningBook, String> {
+    pub fn new(
+        spec: &OpeningSpec,
+        start: Position,
+        seed: u64,
+    ) -> Result<OpeningBook, OpeningError> {
         match spec {
             OpeningSpec::Random { plies } => {
-                random_opening(start, *plies, &mut Rng::new(seed)).ok_or_else(|| {
-                    format!(
-                        "--openings random:{plies}: no opening of {plies} plies from {start} avoids ending the game and stepping next to a goal; expected fewer plies"
-                    )
-                })?;
+                random_opening(start, *plies, &mut Rng::new(seed)).ok_or(
+                    OpeningError::NoRandomOpening {
+                        plies: *plies,
+                        start,
+                    },
+                )?;
                 Ok(OpeningBook::Random {
                     start,
                     plies: *plies,
@@ -150,12 +148,11 @@ impl OpeningBook {
                 })
             }
             OpeningSpec::File { path, order } => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    format!(
-                        "--openings file={}: cannot read it ({e}); expected a readable text file",
-                        path.display()
-                    )
-                })?;
+                let text =
+                    std::fs::read_to_string(path).map_err(|error| OpeningError::Unreadable {
+                        path: path.clone(),
+                        error,
+                    })?;
                 let mut list = parse_opening_lines(&text, start, path)?;
                 if *order == OpeningOrder::Random {
                     shuffle(&mut list, &mut Rng::new(seed ^ 0x0BE7_1265));
@@ -187,14 +184,18 @@ pub fn parse_opening_lines(
     text: &str,
     start: Position,
     path: &Path,
-) -> Result<Vec<Opening>, String> {
+) -> Result<Vec<Opening>, OpeningError> {
     let mut list = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let at = || format!("--openings file={} line {}", path.display(), i + 1);
+        let at = |problem| OpeningError::Line {
+            path: path.to_path_buf(),
+            line: i + 1,
+            problem,
+        };
         let words: Vec<&str> = line
             .split([' ', '\t', ','])
             .filter(|w| !w.is_empty())
@@ -204,7 +205,7 @@ pub fn parse_opening_lines(
         };
         let (first, moves) = if first_word.contains('/') {
             let text = words[..2.min(words.len())].join(" ");
-            let pos: Position = text.parse().map_err(|e| format!("{}: {e}", at()))?;
+            let pos: Position = text.parse().map_err(|e| at(LineProblem::Position(e)))?;
             (pos, &words[2.min(words.len())..])
         } else {
             (start, &words[..])
@@ -212,20 +213,17 @@ pub fn parse_opening_lines(
         let mut pos = first;
         let mut squares = Vec::new();
         for word in moves {
-            let sq = pos.parse_move(word).map_err(|e| {
-                format!(
-                    "{}: move `{word}`: {e}; expected a legal move list such as `c3 b3`",
-                    at()
-                )
+            let sq = pos.parse_move(word).map_err(|error| {
+                at(LineProblem::Move {
+                    word: word.to_string(),
+                    error,
+                })
             })?;
             pos.play(sq);
             squares.push(sq);
         }
         if pos.outcome().is_over() {
-            return Err(format!(
-                "{}: the opening `{line}` ends the game; expected an opening that leaves a move to play",
-                at()
-            ));
+            return Err(at(LineProblem::EndsTheGame(line.to_string())));
         }
         list.push(Opening {
             start: first,
@@ -233,10 +231,9 @@ pub fn parse_opening_lines(
         });
     }
     if list.is_empty() {
-        return Err(format!(
-            "--openings file={}: no openings in it; expected one position string or move list per line",
-            path.display()
-        ));
+        return Err(OpeningError::Empty {
+            path: path.to_path_buf(),
+        });
     }
     Ok(list)
 }
@@ -346,7 +343,9 @@ mod tests {
     #[test]
     fn impossible_random_openings_are_an_error() {
         let start = Position::start(Size::new(3, 3).unwrap());
-        let e = OpeningBook::new(&OpeningSpec::Random { plies: 3 }, start, 1).unwrap_err();
+        let e = OpeningBook::new(&OpeningSpec::Random { plies: 3 }, start, 1)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("random:3") && e.contains("expected fewer plies"),
             "{e}"
@@ -372,7 +371,11 @@ mod tests {
     #[test]
     fn bad_opening_lines_name_the_line_and_the_problem() {
         let start = Position::start(Size::DEFAULT);
-        let err = |text: &str| parse_opening_lines(text, start, Path::new("o.txt")).unwrap_err();
+        let err = |text: &str| {
+            parse_opening_lines(text, start, Path::new("o.txt"))
+                .unwrap_err()
+                .to_string()
+        };
         let e = err("c3\nc3 d4\n");
         assert!(e.contains("line 2") && e.contains("d4 is slimed"), "{e}");
         let e = err("7/7/7/3s3/7/7/7 3\n");
@@ -421,11 +424,8 @@ mod tests {
             "file=a order=up",
             "book.txt",
         ] {
-            let e = OpeningSpec::parse(&words(bad)).unwrap_err();
-            assert!(
-                e.contains("--openings") && e.contains("expected"),
-                "{bad}: {e}"
-            );
+            let e = OpeningSpec::parse(&words(bad)).unwrap_err().to_string();
+            assert!(e.contains("expected"), "{bad}: {e}");
         }
     }
 }

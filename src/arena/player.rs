@@ -1,56 +1,17 @@
-//! Players behind one trait: an engine process spoken to through [`crate::protocol::Message`],
-//! and the built-in random player, which needs no process.
+//! Players behind one trait: an engine program spoken to through the engine client
+//! ([`EngineClient`]), and the built-in random player, which needs no process. The
+//! player keeps what the game needs of the conversation: the deadline of each move under
+//! the clocks, and the last score as the move's comment.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::config::{EngineSpec, Launcher, SearchLimits};
-use super::engine_options::check_options;
-use super::process::{EngineLog, EngineProcess, Launch, MAX_LINE, Read};
-use super::signals;
+use super::error::EngineCheckError;
 use crate::board::{Position, Square, SquareName};
-use crate::protocol::Score;
-use crate::protocol::{GameSetup, GoArgs, Message, OptionDecl, PositionBase, PositionSetup};
+use crate::client::{
+    EngineClient, EngineLog, EngineSetup, EngineSpec, Fault, FaultKind, SearchLimits, signals,
+};
+use crate::protocol::{GameSetup, GoArgs, Message, PositionBase, PositionSetup, Score};
 use crate::rng::Rng;
-
-/// Time an engine gets to exit after `quit` before it is killed.
-const QUIT_GRACE: Duration = Duration::from_millis(200);
-
-/// What went wrong with a player; the game turns it into a loss with a reason.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum FaultKind {
-    /// It could not be started, or did not finish its start-up handshake in time.
-    Startup,
-    /// It refused an option it was given: not declared, or a value it does not take.
-    Options,
-    /// Its process exited or crashed.
-    Crash,
-    /// It printed a line that is not a protocol message.
-    Garbage,
-    /// It did not answer a ping (`isready`) in time.
-    Hang,
-    /// It did not answer `go` with `bestmove` in time (a time loss under a clock).
-    NoMove,
-    /// It broke the protocol: a `bestmove` before it was sent `go`, or a line too long.
-    Protocol,
-}
-
-/// A fault with a sentence explaining it, written to follow the player's name.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Fault {
-    /// The kind of fault.
-    pub kind: FaultKind,
-    /// What happened, such as `crashed: exited with code 3`.
-    pub detail: String,
-}
-
-impl Fault {
-    fn new(kind: FaultKind, detail: impl Into<String>) -> Fault {
-        Fault {
-            kind,
-            detail: detail.into(),
-        }
-    }
-}
 
 /// Everything a player needs to choose a move.
 pub struct Turn<'a> {
@@ -105,57 +66,30 @@ pub fn make_player(spec: &EngineSpec, seed: u64, log: &EngineLog) -> Box<dyn Pla
 
 /// The process player of an engine specification, `None` for the random player.
 fn process_player(spec: &EngineSpec, log: &EngineLog) -> Option<ProcessPlayer> {
-    let Launcher::Process { cmd, args, dir } = &spec.command else {
-        return None;
-    };
     Some(ProcessPlayer {
-        launch: Launch {
-            name: spec.name.clone(),
-            cmd: cmd.clone(),
-            args: args.clone(),
-            dir: dir.clone(),
-        },
-        options: spec.options.clone(),
-        timeout: spec.limits.timeout,
+        setup: spec.setup()?,
         log: log.clone(),
-        process: None,
+        client: None,
     })
 }
 
 /// Starts an engine once, before the first game: it must start, finish its handshake
 /// and accept its options (checked against the ones it declares); then it is stopped.
-pub fn check_engine(spec: &EngineSpec, log: &EngineLog) -> Result<(), String> {
+pub fn check_engine(spec: &EngineSpec, log: &EngineLog) -> Result<(), EngineCheckError> {
     let Some(player) = process_player(spec, log) else {
         return Ok(());
     };
-    let cmd = &player.launch.cmd;
     match player.start() {
-        Ok(process) => {
-            process.quit(QUIT_GRACE);
+        Ok(client) => {
+            client.quit();
             Ok(())
         }
-        // The engine started and declared its options; only the values were wrong.
-        Err(fault) if fault.kind == FaultKind::Options => {
-            Err(format!("--engine name={}: {}", spec.name, fault.detail))
-        }
-        Err(fault) => {
-            let relative = cmd.components().count() == 1 && !cmd.is_absolute();
-            let hint = if relative {
-                format!(
-                    " ({} is looked up on PATH; a program in the current directory is written ./{})",
-                    cmd.display(),
-                    cmd.display()
-                )
-            } else {
-                String::new()
-            };
-            Err(format!(
-                "--engine name={}: the engine {}{hint}; expected an engine that starts and finishes its handshake (ugi … ugiok, isready … readyok) within timeout={} ms, before the first game",
-                spec.name,
-                fault.detail,
-                spec.limits.timeout.as_millis()
-            ))
-        }
+        Err(fault) => Err(EngineCheckError {
+            name: spec.name.clone(),
+            cmd: player.setup.launch.cmd.clone(),
+            timeout: spec.limits.timeout,
+            fault,
+        }),
     }
 }
 
@@ -206,93 +140,39 @@ impl Player for RandomPlayer {
 
 /// An engine program spoken to over the protocol; started on first use, reused across games.
 pub struct ProcessPlayer {
-    launch: Launch,
-    options: Vec<(String, String)>,
-    timeout: Duration,
+    setup: EngineSetup,
     log: EngineLog,
-    process: Option<EngineProcess>,
+    client: Option<EngineClient>,
 }
 
 impl ProcessPlayer {
-    /// The running process, started with its handshake if there is none.
-    fn running(&mut self) -> Result<&mut EngineProcess, Fault> {
-        if self.process.is_none() {
-            let process = self.start()?;
-            self.process = Some(process);
+    /// The running engine, started with its handshake if there is none.
+    fn running(&mut self) -> Result<&mut EngineClient, Fault> {
+        if self.client.is_none() {
+            self.client = Some(self.start()?);
         }
-        self.process
+        self.client
             .as_mut()
             .ok_or_else(|| Fault::new(FaultKind::Startup, "could not be started"))
     }
 
     /// Starts the program: `ugi` … `ugiok`, the options, then `isready` … `readyok`.
-    fn start(&self) -> Result<EngineProcess, Fault> {
-        let mut process = EngineProcess::spawn(&self.launch, &self.log).map_err(|e| {
-            Fault::new(
-                FaultKind::Startup,
-                format!("could not be started: {}: {e}", self.launch.cmd.display()),
-            )
-        })?;
-        let deadline = Instant::now() + self.timeout;
-        let exited = |process: &mut EngineProcess| {
-            let report = process.exit_report();
-            Fault::new(
-                FaultKind::Crash,
-                format!("exited during its start-up handshake: {report}"),
-            )
-        };
-        if process.send(&[&Message::Ugi.to_string()]).is_err() {
-            return Err(exited(&mut process));
-        }
-        let mut declared: Vec<OptionDecl> = Vec::new();
-        loop {
-            match process.read_line(deadline) {
-                Read::Line(line, _) => match line.parse::<Message>() {
-                    Ok(Message::UgiOk) => break,
-                    Ok(Message::DeclareOption(decl)) => declared.push(decl),
-                    // Banners and other chatter before `ugiok` are tolerated, as GUIs do.
-                    Ok(_) | Err(_) => log::debug!("{}: before ugiok: {line}", self.launch.name),
-                },
-                Read::TooLong(..) => {}
-                Read::Timeout => {
-                    return Err(Fault::new(
-                        FaultKind::Startup,
-                        format!(
-                            "did not finish its start-up handshake: no ugiok within {} ms",
-                            self.timeout.as_millis()
-                        ),
-                    ));
-                }
-                Read::Closed => return Err(exited(&mut process)),
-            }
-        }
-        check_options(&declared, &self.options)
-            .map_err(|why| Fault::new(FaultKind::Options, why))?;
-        let options: Vec<Message> = self
-            .options
-            .iter()
-            .map(|(name, value)| Message::SetOption {
-                name: name.clone(),
-                value: Some(value.clone()),
-            })
-            .collect();
-        send(&mut process, &options)?;
-        ping(&mut process, self.timeout)?;
-        Ok(process)
+    fn start(&self) -> Result<EngineClient, Fault> {
+        self.setup.start(&self.log)
     }
 }
 
 impl Player for ProcessPlayer {
     fn name(&self) -> &str {
-        &self.launch.name
+        &self.setup.launch.name
     }
 
     fn prepare(&mut self, _game: usize, _start: &Position) -> Result<(), Fault> {
         not_interrupted()?;
-        let timeout = self.timeout;
-        let process = self.running()?;
-        send(process, &[Message::UgiNewGame(GameSetup::default())])?;
-        ping(process, timeout)
+        let timeout = self.setup.timeout;
+        let client = self.running()?;
+        client.send(&[Message::UgiNewGame(GameSetup::default())])?;
+        client.ping(timeout)
     }
 
     fn think(&mut self, turn: &Turn) -> Result<Reply, Fault> {
@@ -342,62 +222,42 @@ impl Player for ProcessPlayer {
                 format!("hung: no bestmove within {} ms", limits.timeout.as_millis()),
             )
         };
-        let timeout = self.timeout;
-        let process = self.running()?;
-        // Synchronise before `go`: whatever the engine printed since its last search (such as
-        // a second `bestmove`) is read and discarded up to `readyok`, never taken as a reply.
-        send(process, &[Message::Position(setup)])?;
-        ping(process, timeout)?;
-        let sent = Instant::now();
-        send(process, &[Message::Go(go)])?;
-        let deadline = sent + deadline_after;
+        let timeout = self.setup.timeout;
+        let client = self.running()?;
+        // Synchronised before `go` (the client pings first): whatever the engine printed
+        // since its last search (such as a second `bestmove`) is read and discarded up to
+        // `readyok`, never taken as a reply.
         let mut comment = None;
-        loop {
-            match process.read_line(deadline) {
-                Read::Line(line, at) => match parse_output(&line)? {
-                    Some(Message::BestMove(_)) if at < sent => {
-                        return Err(Fault::new(
-                            FaultKind::Protocol,
-                            format!(
-                                "sent an unrequested bestmove: `{}` came before it was sent go",
-                                shown(&line)
-                            ),
-                        ));
-                    }
-                    Some(Message::BestMove(square)) => {
-                        return Ok(Reply {
-                            text: square.map_or("(none)".to_string(), |s| s.to_string()),
-                            square,
-                            elapsed: at.saturating_duration_since(sent),
-                            comment,
-                        });
-                    }
-                    Some(Message::Info(info)) => {
-                        if let (Some((score, _)), Some(depth)) = (info.score, info.depth) {
-                            comment = Some(format!("{}/{depth}", score_text(score)));
-                        }
-                    }
-                    Some(_) | None => {}
-                },
-                Read::TooLong(start, _) => return Err(too_long(&start)),
-                Read::Timeout => return Err(Fault::new(FaultKind::NoMove, what)),
-                Read::Closed => return Err(crashed(process)),
-            }
-        }
+        let best = client
+            .search(setup, go, timeout, deadline_after, &mut |info| {
+                if let (Some((score, _)), Some(depth)) = (info.score, info.depth) {
+                    comment = Some(format!("{}/{depth}", score_text(score)));
+                }
+            })
+            .map_err(|fault| match fault.kind {
+                FaultKind::NoMove => Fault::new(FaultKind::NoMove, what),
+                _ => fault,
+            })?;
+        Ok(Reply {
+            text: best.square.map_or("(none)".to_string(), |s| s.to_string()),
+            square: best.square,
+            elapsed: best.elapsed,
+            comment,
+        })
     }
 
     fn finish(&mut self, faulty: bool) {
         if faulty {
             // Killed now; a fresh process starts with the next game.
-            self.process = None;
+            self.client = None;
         }
     }
 }
 
 impl Drop for ProcessPlayer {
     fn drop(&mut self) {
-        if let Some(process) = self.process.take() {
-            process.quit(QUIT_GRACE);
+        if let Some(client) = self.client.take() {
+            client.quit();
         }
     }
 }
@@ -412,95 +272,6 @@ fn not_interrupted() -> Result<(), Fault> {
         ));
     }
     Ok(())
-}
-
-/// Sends messages; a closed pipe means the engine is gone.
-fn send(process: &mut EngineProcess, messages: &[Message]) -> Result<(), Fault> {
-    let lines: Vec<String> = messages.iter().map(Message::to_string).collect();
-    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
-    process.send(&refs).map_err(|_| crashed(process))
-}
-
-/// `isready`, then waits for `readyok`, skipping (and discarding) other messages.
-fn ping(process: &mut EngineProcess, timeout: Duration) -> Result<(), Fault> {
-    send(process, &[Message::IsReady])?;
-    let deadline = Instant::now() + timeout;
-    loop {
-        match process.read_line(deadline) {
-            Read::Line(line, _) => match parse_output(&line)? {
-                Some(Message::ReadyOk) => return Ok(()),
-                Some(Message::BestMove(_)) => {
-                    log::debug!("discarded a bestmove outside a search: {line}");
-                }
-                Some(_) | None => {}
-            },
-            Read::TooLong(start, _) => return Err(too_long(&start)),
-            Read::Timeout => {
-                return Err(Fault::new(
-                    FaultKind::Hang,
-                    format!(
-                        "hung: no readyok to isready within {} ms",
-                        timeout.as_millis()
-                    ),
-                ));
-            }
-            Read::Closed => return Err(crashed(process)),
-        }
-    }
-}
-
-/// The fault for an engine whose output closed.
-fn crashed(process: &mut EngineProcess) -> Fault {
-    Fault::new(
-        FaultKind::Crash,
-        format!("crashed: {}", process.exit_report()),
-    )
-}
-
-/// An engine's output line as a message: `None` for what UCI and UGI engines print
-/// and the arena does not need (blank lines, `info` lines with fields it does not know);
-/// `bestmove X ponder Y` is read as `bestmove X`. Anything else unreadable is garbage.
-fn parse_output(line: &str) -> Result<Option<Message>, Fault> {
-    let trimmed = line.trim();
-    let mut words = trimmed.split_whitespace();
-    match words.next() {
-        None => Ok(None),
-        Some("info") => Ok(trimmed.parse::<Message>().ok()),
-        Some("bestmove") => {
-            let text = match trimmed.find(" ponder") {
-                Some(at) => &trimmed[..at],
-                None => trimmed,
-            };
-            text.parse::<Message>()
-                .map(Some)
-                .map_err(|e| garbage(line, &e))
-        }
-        Some(_) => trimmed
-            .parse::<Message>()
-            .map(Some)
-            .map_err(|e| garbage(line, &e)),
-    }
-}
-
-/// The start of a line, for a report.
-fn shown(line: &str) -> String {
-    line.chars().take(80).collect()
-}
-
-/// The fault for a line that is not a protocol message.
-fn garbage(line: &str, error: &dyn std::fmt::Display) -> Fault {
-    Fault::new(
-        FaultKind::Garbage,
-        format!("sent garbage `{}`: {error}", shown(line)),
-    )
-}
-
-/// The fault for a line longer than the arena reads.
-fn too_long(start: &str) -> Fault {
-    Fault::new(
-        FaultKind::Protocol,
-        format!("sent a line too long: over {MAX_LINE} bytes, starting `{start}`"),
-    )
 }
 
 /// A score as game records show it: `+0.35` in pawns, or `+M5` / `-M4` for a proven result in plies.

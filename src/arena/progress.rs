@@ -4,9 +4,9 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use super::game::GameReport;
-use super::stats::Sprt;
 use super::summary::{Standings, sprt_line};
+use crate::record::GameReport;
+use crate::stats::Sprt;
 
 /// How often the progress line is redrawn on a terminal, and printed otherwise.
 const PROGRESS_TTY: Duration = Duration::from_millis(100);
@@ -143,7 +143,7 @@ pub fn progress_line(
         let leader = (0..names.len())
             .map(|i| (i, standings.engine(i)))
             .max_by(|(i, a), (j, b)| {
-                let score = |t: &super::stats::Tally| t.score().unwrap_or(0.0);
+                let score = |t: &crate::stats::Tally| t.score().unwrap_or(0.0);
                 score(a).total_cmp(&score(b)).then(j.cmp(i))
             })
             .map_or(0, |(i, _)| i);

@@ -8,10 +8,11 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::files::append_whole;
-use super::game::GameReport;
+use super::error::{ArenaError, OutputFile};
+use super::files::{FileAction, FileError, FileProblem, append_whole};
 use super::settings::Settings;
 use super::state::StateFile;
+use crate::record::GameReport;
 
 /// The PGN file, appended to as games finish.
 pub struct PgnFile {
@@ -21,13 +22,9 @@ pub struct PgnFile {
 
 impl PgnFile {
     /// Appends one record, whole or not at all.
-    pub fn append(&mut self, record: &str) -> Result<(), String> {
-        append_whole(&mut self.file, record.as_bytes()).map_err(|e| {
-            format!(
-                "--pgn {}: cannot write it ({e}); expected a writable file (the game is saved in the state file, and --resume writes it)",
-                self.path.display()
-            )
-        })
+    pub fn append(&mut self, record: &str) -> Result<(), ArenaError> {
+        append_whole(&mut self.file, record.as_bytes())
+            .map_err(|e| pgn_error(FileError::new(&self.path, FileProblem::RecordNotWritten(e))))
     }
 }
 
@@ -38,7 +35,7 @@ pub fn open_records(
     pgn_path: Option<&Path>,
     resume: bool,
     force: bool,
-) -> Result<(StateFile, Vec<GameReport>, Option<PgnFile>), String> {
+) -> Result<(StateFile, Vec<GameReport>, Option<PgnFile>), ArenaError> {
     if !resume {
         let state = StateFile::create(state_path, settings, force)?;
         let pgn = pgn_path.map(|p| open_pgn(p, true)).transpose()?;
@@ -57,13 +54,12 @@ pub fn open_records(
             .unwrap_or_default(),
         std::process::id()
     ));
-    let cannot = |e: std::io::Error| {
-        format!(
-            "--pgn {}: cannot rebuild it ({e}); expected a writable file path",
-            pgn_path.display()
-        )
-    };
-    let mut out = BufWriter::new(File::create(&temporary).map_err(cannot)?);
+    let cannot = |e: std::io::Error| FileError::io(pgn_path, FileAction::Rebuild, e);
+    let mut out = BufWriter::new(
+        File::create(&temporary)
+            .map_err(cannot)
+            .map_err(pgn_error)?,
+    );
     let mut without_record = Vec::new();
     let resumed = StateFile::resume(state_path, settings, &mut |report, record| match record {
         Some(text) => out.write_all(text.as_bytes()).map_err(cannot),
@@ -77,7 +73,7 @@ pub fn open_records(
         Err(e) => {
             drop(out);
             let _ = std::fs::remove_file(&temporary);
-            return Err(e);
+            return Err(e.into());
         }
     };
     // A state written by an earlier version holds no records: those are kept from the old PGN.
@@ -86,7 +82,9 @@ pub fn open_records(
         let whole = whole_records(&old);
         for number in without_record {
             match whole.get(&number) {
-                Some(text) => out.write_all(text.as_bytes()).map_err(cannot)?,
+                Some(text) => out
+                    .write_all(text.as_bytes())
+                    .map_err(|e| pgn_error(cannot(e)))?,
                 None => log::warn!(
                     "game {} has no PGN record in the state file or in {}; it is left out",
                     number + 1,
@@ -96,32 +94,35 @@ pub fn open_records(
         }
     }
     out.into_inner()
-        .map_err(|e| cannot(e.into_error()))?
-        .sync_all()
-        .map_err(cannot)?;
-    std::fs::rename(&temporary, pgn_path).map_err(cannot)?;
+        .map_err(|e| cannot(e.into_error()))
+        .and_then(|file| file.sync_all().map_err(cannot))
+        .and_then(|()| std::fs::rename(&temporary, pgn_path).map_err(cannot))
+        .map_err(pgn_error)?;
     let pgn = open_pgn(pgn_path, false)?;
     Ok((state, games, Some(pgn)))
 }
 
 /// The PGN file, emptied for a new run or opened to append.
-fn open_pgn(path: &Path, new: bool) -> Result<PgnFile, String> {
+fn open_pgn(path: &Path, new: bool) -> Result<PgnFile, ArenaError> {
     let file = OpenOptions::new()
         .create(true)
         .write(true)
         .append(!new)
         .truncate(new)
         .open(path)
-        .map_err(|e| {
-            format!(
-                "--pgn {}: cannot open it ({e}); expected a writable file path",
-                path.display()
-            )
-        })?;
+        .map_err(|e| pgn_error(FileError::io(path, FileAction::Open, e)))?;
     Ok(PgnFile {
         file,
         path: path.to_path_buf(),
     })
+}
+
+/// An error of the PGN file.
+fn pgn_error(error: FileError) -> ArenaError {
+    ArenaError::File {
+        file: OutputFile::Pgn,
+        error,
+    }
 }
 
 /// The whole records of a PGN text by game number (first of each), read from their

@@ -9,6 +9,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::shard::Shard;
+
 /// How engines are paired.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub enum Format {
@@ -18,16 +20,30 @@ pub enum Format {
     Gauntlet,
 }
 
-impl FromStr for Format {
-    type Err = String;
+/// A word that is not a tournament format.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FormatError(pub String);
 
-    fn from_str(text: &str) -> Result<Format, String> {
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a tournament format: expected round-robin or gauntlet",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+impl FromStr for Format {
+    type Err = FormatError;
+
+    fn from_str(text: &str) -> Result<Format, FormatError> {
         match text {
             "round-robin" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
-            _ => Err(format!(
-                "`{text}` is not a tournament format: expected round-robin or gauntlet"
-            )),
+            _ => Err(FormatError(text.to_string())),
         }
     }
 }
@@ -38,52 +54,6 @@ impl fmt::Display for Format {
             Format::RoundRobin => "round-robin",
             Format::Gauntlet => "gauntlet",
         })
-    }
-}
-
-/// The K-th of N shares of a schedule (`--shard K/N`, K from 1).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct Shard {
-    /// Which share, from 1 to `count`.
-    pub index: usize,
-    /// How many shares.
-    pub count: usize,
-}
-
-impl Shard {
-    /// The whole schedule.
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
-    /// Whether game pair number `pair` belongs to this share (pairs are never split).
-    pub fn owns(self, pair: usize) -> bool {
-        pair % self.count == self.index - 1
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let expected = "expected K/N with 1 <= K <= N, such as 2/8";
-        let (k, n) = text
-            .split_once('/')
-            .ok_or_else(|| format!("`{text}` is not a shard: {expected}"))?;
-        let k: usize = k
-            .parse()
-            .map_err(|_| format!("`{text}` is not a shard: {expected}"))?;
-        let n: usize = n
-            .parse()
-            .map_err(|_| format!("`{text}` is not a shard: {expected}"))?;
-        if n == 0 || k == 0 || k > n {
-            return Err(format!("shard {text} is out of range: {expected}"));
-        }
-        Ok(Shard { index: k, count: n })
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
     }
 }
 
@@ -179,14 +149,21 @@ mod tests {
             Shard { index: 2, count: 8 }
         );
         for bad in ["0/3", "4/3", "1/0", "x", "1-3", "/3"] {
-            let e = bad.parse::<Shard>().unwrap_err();
+            let e = bad.parse::<Shard>().unwrap_err().to_string();
             assert!(e.contains("expected K/N"), "{bad}: {e}");
         }
-        assert!("4/3".parse::<Shard>().unwrap_err().contains("out of range"));
+        assert!(
+            "4/3"
+                .parse::<Shard>()
+                .unwrap_err()
+                .to_string()
+                .contains("out of range")
+        );
         assert!(
             "swiss"
                 .parse::<Format>()
                 .unwrap_err()
+                .to_string()
                 .contains("round-robin or gauntlet")
         );
     }

@@ -6,12 +6,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::config::EngineSpec;
-use super::error::ArenaError;
+use super::opening_error::OpeningError;
 use super::openings::{OpeningBook, OpeningSpec};
 use super::schedule::{Format, ScheduledGame, Shard, schedule};
-use super::stats::{Sprt, SprtError, SprtModel};
 use crate::board::{Position, Size, SquareName, StartError};
+use crate::client::EngineSpec;
+use crate::stats::{Sprt, SprtError, SprtModel};
 
 /// The error rate taken for `alpha` and `beta` when not given.
 pub const DEFAULT_SPRT_ERROR_RATE: f64 = 0.05;
@@ -57,30 +57,37 @@ impl fmt::Display for SprtSettingsError {
         const KEYS: &str = "elo0, elo1, alpha, beta, model";
         match self {
             SprtSettingsError::NotKeyValue(word) => {
-                write!(
-                    f,
-                    "--sprt {word}: expected KEY=VALUE with a key among {KEYS}"
-                )
+                write!(f, "{word}: expected KEY=VALUE with a key among {KEYS}")
             }
             SprtSettingsError::UnknownKey(key) => {
-                write!(
-                    f,
-                    "--sprt {key}=: unknown key `{key}`; expected one of {KEYS}"
-                )
+                write!(f, "{key}=: unknown key `{key}`; expected one of {KEYS}")
             }
             SprtSettingsError::NotANumber { key, value } => {
-                write!(f, "--sprt {key}={value}: expected a number after {key}=")
+                write!(f, "{key}={value}: expected a number after {key}=")
             }
-            SprtSettingsError::Missing(key) => write!(
-                f,
-                "--sprt: missing {key}=; expected elo0=E0 elo1=E1 alpha=A beta=B"
-            ),
+            SprtSettingsError::Missing(key) => {
+                write!(f, "missing {key}=; expected elo0=E0 elo1=E1 alpha=A beta=B")
+            }
             SprtSettingsError::Invalid(SprtError::UnknownModel(model)) => write!(
                 f,
-                "--sprt model={model}: {}",
+                "model={model}: {}",
                 SprtError::UnknownModel(model.clone())
             ),
-            SprtSettingsError::Invalid(e) => write!(f, "--sprt: {e}"),
+            SprtSettingsError::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl SprtSettingsError {
+    /// Whether the message names the word at fault (`elo0=x: …`), rather than the SPRT
+    /// as a whole (`missing elo1=…`), so that a flag before it is followed by a space
+    /// rather than a colon.
+    pub fn names_a_word(&self) -> bool {
+        match self {
+            SprtSettingsError::Missing(_) => false,
+            SprtSettingsError::Invalid(SprtError::UnknownModel(_)) => true,
+            SprtSettingsError::Invalid(_) => false,
+            _ => true,
         }
     }
 }
@@ -190,13 +197,13 @@ impl Settings {
     }
 
     /// The opening book.
-    pub fn book(&self) -> Result<OpeningBook, ArenaError> {
-        let start = self.start_position().map_err(|error| ArenaError::Start {
+    pub fn book(&self) -> Result<OpeningBook, OpeningError> {
+        let start = self.start_position().map_err(|error| OpeningError::Start {
             size: self.size,
             start: self.start,
             error,
         })?;
-        Ok(OpeningBook::new(&self.openings, start, self.seed)?)
+        OpeningBook::new(&self.openings, start, self.seed)
     }
 
     /// The SPRT, if any.
@@ -204,11 +211,11 @@ impl Settings {
         self.sprt.as_ref().map(SprtSettings::build).transpose()
     }
 
-    /// Why results made under `other` do not belong to the same schedule as these, if they don't.
+    /// How results made under `other` differ from the schedule of these, if they do.
     /// Engine commands and limits may differ (machines differ); names and the schedule may not.
-    pub fn schedule_mismatch(&self, other: &Settings) -> Option<String> {
+    pub fn schedule_mismatch(&self, other: &Settings) -> Option<Mismatch> {
         let names = |s: &Settings| s.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
-        let fields: [(&str, String, String); 7] = [
+        let fields: [(&'static str, String, String); 7] = [
             ("engines", names(self).join(","), names(other).join(",")),
             ("format", self.format.to_string(), other.format.to_string()),
             ("rounds", self.rounds.to_string(), other.rounds.to_string()),
@@ -228,27 +235,73 @@ impl Settings {
         fields
             .into_iter()
             .find(|(_, a, b)| a != b)
-            .map(|(field, a, b)| format!("{field} differ: {a} against {b}"))
+            .map(|(field, ours, theirs)| Mismatch::Field {
+                field,
+                ours,
+                theirs,
+            })
     }
 
-    /// Why a saved state cannot be resumed with these settings, if it can't.
-    pub fn resume_mismatch(&self, saved: &Settings) -> Option<String> {
-        if let Some(why) = self.schedule_mismatch(saved) {
-            return Some(why);
+    /// How a saved state differs from these settings so that it cannot be resumed, if it does.
+    pub fn resume_mismatch(&self, saved: &Settings) -> Option<Mismatch> {
+        if let Some(mismatch) = self.schedule_mismatch(saved) {
+            return Some(mismatch);
         }
         if self.shard != saved.shard {
-            return Some(format!(
-                "shard differs: {} against {}",
-                self.shard, saved.shard
-            ));
+            return Some(Mismatch::Shard {
+                ours: self.shard,
+                theirs: saved.shard,
+            });
         }
         if self.engines != saved.engines {
-            return Some("engine commands, options or limits differ".to_string());
+            return Some(Mismatch::Engines);
         }
         if self.sprt != saved.sprt {
-            return Some("--sprt differs".to_string());
+            return Some(Mismatch::Sprt);
         }
         None
+    }
+}
+
+/// How the settings of two runs differ.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Mismatch {
+    /// A field of the schedule, such as the rounds.
+    Field {
+        /// Which field, plural: `rounds`, `seed`, ….
+        field: &'static str,
+        /// Its value here.
+        ours: String,
+        /// Its value there.
+        theirs: String,
+    },
+    /// The shard.
+    Shard {
+        /// This run's shard.
+        ours: Shard,
+        /// The other run's shard.
+        theirs: Shard,
+    },
+    /// The engines' commands, options or limits.
+    Engines,
+    /// The SPRT settings.
+    Sprt,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mismatch::Field {
+                field,
+                ours,
+                theirs,
+            } => write!(f, "{field} differ: {ours} against {theirs}"),
+            Mismatch::Shard { ours, theirs } => {
+                write!(f, "shard differs: {ours} against {theirs}")
+            }
+            Mismatch::Engines => f.write_str("engine commands, options or limits differ"),
+            Mismatch::Sprt => f.write_str("the SPRT settings differ"),
+        }
     }
 }
 
@@ -278,7 +331,7 @@ mod tests {
             ("elo0=0 elo1=5 gamma=1", "unknown key `gamma`"),
         ] {
             let e = SprtSettings::parse(&words(bad)).unwrap_err().to_string();
-            assert!(e.starts_with("--sprt") && e.contains(needle), "{bad}: {e}");
+            assert!(e.contains(needle), "{bad}: {e}");
         }
     }
 }

@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{append_whole, lock_exclusive};
-use super::game::GameReport;
+use super::files::{FileAction, FileError, append_whole, lock_exclusive};
 use super::settings::Settings;
+use super::state_error::{LineProblem, OtherGame, StateError};
+use crate::record::GameReport;
 
 /// Version of the state format.
 const STATE_VERSION: u32 = 2;
@@ -45,7 +46,7 @@ struct SavedGame {
 }
 
 /// What receives each saved game with its PGN record (if saved) on resume.
-pub type RecordSink<'a> = dyn FnMut(&GameReport, Option<&str>) -> Result<(), String> + 'a;
+pub type RecordSink<'a> = dyn FnMut(&GameReport, Option<&str>) -> Result<(), FileError> + 'a;
 
 /// An open, locked state file, appended to as games finish.
 pub struct StateFile {
@@ -55,30 +56,33 @@ pub struct StateFile {
 
 impl StateFile {
     /// Starts a new state file. A file that holds finished games is replaced only with `force`.
-    pub fn create(path: &Path, settings: &Settings, force: bool) -> Result<StateFile, String> {
+    pub fn create(path: &Path, settings: &Settings, force: bool) -> Result<StateFile, StateError> {
         let mut file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .read(true)
             .write(true)
             .open(path)
-            .map_err(|e| cannot(path, "create", &e))?;
-        lock_exclusive(&file, "--state", path)?;
+            .map_err(|e| cannot(path, FileAction::Create, e))?;
+        lock_exclusive(&file, path)?;
         let saved = saved_games(path);
         if saved > 0 && !force {
-            return Err(format!(
-                "--state {}: holds {saved} finished games of an earlier run; expected --resume to continue it, or --force (or another --state file) to start over",
-                path.display()
-            ));
+            return Err(StateError::HoldsGames {
+                path: path.to_path_buf(),
+                saved,
+            });
         }
-        file.set_len(0).map_err(|e| cannot(path, "truncate", &e))?;
+        file.set_len(0)
+            .map_err(|e| cannot(path, FileAction::Truncate, e))?;
         let header = Header {
             slimetrail_arena_state: STATE_VERSION,
             settings: settings.clone(),
         };
-        let line = serde_json::to_string(&header)
-            .map_err(|e| format!("cannot encode the state header: {e}"))?;
-        writeln!(file, "{line}").map_err(|e| cannot(path, "write", &e))?;
+        let line = serde_json::to_string(&header).map_err(|error| StateError::Encode {
+            what: "the state header",
+            error,
+        })?;
+        writeln!(file, "{line}").map_err(|e| cannot(path, FileAction::Write, e))?;
         Ok(StateFile {
             file,
             path: path.to_path_buf(),
@@ -92,54 +96,55 @@ impl StateFile {
         path: &Path,
         settings: &Settings,
         record: &mut RecordSink<'_>,
-    ) -> Result<(StateFile, Vec<GameReport>), String> {
+    ) -> Result<(StateFile, Vec<GameReport>), StateError> {
         if !path.exists() {
-            return Err(format!(
-                "--resume: the state file {} does not exist; expected the --state file of the interrupted run, or no --resume to start a new tournament",
-                path.display()
-            ));
+            return Err(StateError::Missing {
+                path: path.to_path_buf(),
+            });
         }
         let file = OpenOptions::new()
             .read(true)
             .append(true)
             .open(path)
-            .map_err(|e| cannot(path, "open", &e))?;
-        lock_exclusive(&file, "--state", path)?;
+            .map_err(|e| cannot(path, FileAction::Open, e))?;
+        lock_exclusive(&file, path)?;
         let mut games = Vec::new();
         let mut scheduled = HashMap::new();
         for game in settings.schedule() {
             scheduled.insert(game.number, game);
         }
         let same_tournament = |saved: &Settings| match settings.resume_mismatch(saved) {
-            Some(why) => Err(format!(
-                "--resume: the state file {} belongs to another tournament ({why}); expected the same arguments as the interrupted run, or another --state file",
-                path.display()
-            )),
+            Some(mismatch) => Err(StateError::OtherTournament {
+                path: path.to_path_buf(),
+                mismatch,
+            }),
             None => Ok(()),
         };
-        let complete_len = read_lines(path, &same_tournament, &mut |line, saved: SavedGame| {
+        let complete_len = read_lines(path, &same_tournament, &mut |_, saved: SavedGame| {
             let r = &saved.report;
             let Some(game) = scheduled.get(&r.number) else {
-                return Err(format!(
-                    "game number {} is not in this tournament's schedule",
-                    r.number
-                ));
+                return Err(LineProblem::NotScheduled { number: r.number }.into());
             };
             let names = game.engines.map(|i| settings.engines[i].name.as_str());
-            if r.round != game.round || r.pair != game.pair || r.players.each_ref().map(String::as_str) != names {
-                return Err(format!(
-                    "game {} is saved as round {}, pair {}, {} against {}; expected round {}, pair {}, {} against {}",
-                    r.number, r.round, r.pair, r.players[0], r.players[1], game.round, game.pair, names[0], names[1]
-                ));
+            if r.round != game.round
+                || r.pair != game.pair
+                || r.players.each_ref().map(String::as_str) != names
+            {
+                return Err(LineProblem::OtherGame(Box::new(OtherGame {
+                    number: r.number,
+                    saved: (r.round, r.pair, r.players.clone()),
+                    scheduled: (game.round, game.pair, names.map(str::to_string)),
+                }))
+                .into());
             }
-            record(r, saved.pgn.as_deref()).map_err(|e| format!("{e} (game on line {line})"))?;
+            record(r, saved.pgn.as_deref()).map_err(StateError::Record)?;
             games.push(saved.report);
             Ok(())
         })?
         .1;
         // Drop a partial last line left by an interruption.
         file.set_len(complete_len)
-            .map_err(|e| cannot(path, "truncate", &e))?;
+            .map_err(|e| cannot(path, FileAction::Truncate, e))?;
         Ok((
             StateFile {
                 file,
@@ -150,11 +155,16 @@ impl StateFile {
     }
 
     /// Saves one finished game with its PGN record, as one whole line or nothing.
-    pub fn append(&mut self, report: &GameReport, pgn: &str) -> Result<(), String> {
-        let mut line = serde_json::to_string(&GameLine { report, pgn })
-            .map_err(|e| format!("cannot encode a game: {e}"))?;
+    pub fn append(&mut self, report: &GameReport, pgn: &str) -> Result<(), StateError> {
+        let mut line = serde_json::to_string(&GameLine { report, pgn }).map_err(|error| {
+            StateError::Encode {
+                what: "a game",
+                error,
+            }
+        })?;
         line.push('\n');
-        append_whole(&mut self.file, line.as_bytes()).map_err(|e| cannot(&self.path, "write", &e))
+        append_whole(&mut self.file, line.as_bytes())
+            .map_err(|e| cannot(&self.path, FileAction::Write, e))
     }
 }
 
@@ -177,7 +187,7 @@ fn saved_games(path: &Path) -> usize {
 }
 
 /// The settings, the games and the length of the complete lines of a state file.
-pub fn read_state(path: &Path) -> Result<(Settings, Vec<GameReport>, u64), String> {
+pub fn read_state(path: &Path) -> Result<(Settings, Vec<GameReport>, u64), StateError> {
     let mut games = Vec::new();
     let (settings, len) = read_lines(path, &|_| Ok(()), &mut |_, saved| {
         games.push(saved.report);
@@ -192,10 +202,15 @@ pub fn read_state(path: &Path) -> Result<(Settings, Vec<GameReport>, u64), Strin
 /// settings and the length of the complete lines.
 fn read_lines(
     path: &Path,
-    header: &dyn Fn(&Settings) -> Result<(), String>,
-    game: &mut dyn FnMut(usize, SavedGame) -> Result<(), String>,
-) -> Result<(Settings, u64), String> {
-    let file = File::open(path).map_err(|e| cannot(path, "read", &e))?;
+    header: &dyn Fn(&Settings) -> Result<(), StateError>,
+    game: &mut dyn FnMut(usize, SavedGame) -> Result<(), StateError>,
+) -> Result<(Settings, u64), StateError> {
+    let damaged = |line, problem| StateError::Damaged {
+        path: path.to_path_buf(),
+        line,
+        problem,
+    };
+    let file = File::open(path).map_err(|e| cannot(path, FileAction::Read, e))?;
     let mut reader = BufReader::new(file);
     let mut line = String::new();
     let mut complete: u64 = 0;
@@ -206,7 +221,7 @@ fn read_lines(
         line.clear();
         let n = reader
             .read_line(&mut line)
-            .map_err(|e| at_line(path, number + 1, &format!("cannot read it ({e})")))?;
+            .map_err(|e| damaged(number + 1, LineProblem::Unreadable(e)))?;
         if n == 0 || !line.ends_with('\n') {
             break;
         }
@@ -214,81 +229,52 @@ fn read_lines(
         complete += n as u64;
         let text = line.trim_end();
         let Some(_) = settings else {
-            let saved: Header = serde_json::from_str(text).map_err(|_| {
-                format!(
-                    "{}: not an arena state file; expected a first line with the saved settings",
-                    path.display()
-                )
+            let saved: Header = serde_json::from_str(text).map_err(|_| StateError::NotAState {
+                path: path.to_path_buf(),
             })?;
             if saved.slimetrail_arena_state != STATE_VERSION {
-                return Err(at_line(
-                    path,
+                return Err(damaged(
                     1,
-                    &format!(
-                        "state format version {}; expected version {STATE_VERSION}",
-                        saved.slimetrail_arena_state
-                    ),
+                    LineProblem::Version {
+                        found: saved.slimetrail_arena_state,
+                        expected: STATE_VERSION,
+                    },
                 ));
             }
             header(&saved.settings)?;
             settings = Some(saved.settings);
             continue;
         };
-        let saved: SavedGame = serde_json::from_str(text).map_err(|e| {
-            at_line(
-                path,
-                number,
-                &format!("{e}; expected one saved game per line"),
-            )
-        })?;
+        let saved: SavedGame =
+            serde_json::from_str(text).map_err(|e| damaged(number, LineProblem::NotAGame(e)))?;
         let r = &saved.report;
         if !(1..=2).contains(&r.winner) {
-            return Err(at_line(
-                path,
-                number,
-                &format!("winner {}; expected 1 or 2", r.winner),
-            ));
+            return Err(damaged(number, LineProblem::Winner(r.winner)));
         }
         if r.round == 0 || r.players.iter().any(String::is_empty) {
-            return Err(at_line(
-                path,
-                number,
-                "a round 0 or an empty player name; expected rounds from 1 and named players",
-            ));
+            return Err(damaged(number, LineProblem::Unnamed));
         }
         if let Some(first) = first_seen.insert(r.number, number) {
-            return Err(at_line(
-                path,
+            return Err(damaged(
                 number,
-                &format!(
-                    "game number {} saved a second time (first on line {first}); expected each game once",
-                    r.number
-                ),
+                LineProblem::Twice {
+                    number: r.number,
+                    first,
+                },
             ));
         }
-        game(number, saved).map_err(|e| at_line(path, number, &e))?;
+        game(number, saved).map_err(|e| match e {
+            StateError::Line(problem) => damaged(number, problem),
+            other => other,
+        })?;
     }
-    let settings = settings.ok_or_else(|| {
-        format!(
-            "{}: not an arena state file (empty, or no complete first line); expected a first line with the saved settings",
-            path.display()
-        )
+    let settings = settings.ok_or_else(|| StateError::Empty {
+        path: path.to_path_buf(),
     })?;
     Ok((settings, complete))
 }
 
-/// A problem with one line of a state file, naming the file and the line.
-fn at_line(path: &Path, line: usize, problem: &str) -> String {
-    format!(
-        "--state {} line {line}: {problem}; the state file is damaged: repair or remove that line, or start over with --force",
-        path.display()
-    )
-}
-
-/// An I/O error message naming the file.
-fn cannot(path: &Path, what: &str, error: &std::io::Error) -> String {
-    format!(
-        "--state {}: cannot {what} it ({error}); expected a writable file path",
-        path.display()
-    )
+/// The error of a failed `action` on the state file.
+fn cannot(path: &Path, action: FileAction, error: std::io::Error) -> StateError {
+    StateError::File(FileError::io(path, action, error))
 }

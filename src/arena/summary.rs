@@ -6,11 +6,29 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use super::error::ArenaError;
-use super::game::{GameReport, Termination};
+use super::files::{FileAction, FileError, write_atomically};
 use super::json_game::GameEntry;
 use super::settings::Settings;
-use super::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, Tally, two_decimals};
+use crate::record::{GameReport, Termination};
+use crate::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, SprtError, Tally, two_decimals};
+
+/// A finished (or stopped) tournament: its standings, for the table.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The standings of the games finished.
+    pub standings: Standings,
+    /// Games in the schedule.
+    pub scheduled: usize,
+    /// The SPRT, if the match ran one.
+    pub sprt: Option<Sprt>,
+}
+
+impl Finished {
+    /// The standings table.
+    pub fn table(&self) -> String {
+        table(&self.standings, self.scheduled, self.sprt.as_ref())
+    }
+}
 
 /// Running results of a tournament, updated game by game.
 #[derive(Clone, Debug)]
@@ -385,7 +403,7 @@ impl Summary {
         settings: &Settings,
         scheduled: usize,
         reports: &[GameReport],
-    ) -> Result<Summary, ArenaError> {
+    ) -> Result<Summary, SprtError> {
         let names: Vec<String> = settings.engines.iter().map(|e| e.name.clone()).collect();
         let mut standings = Standings::new(names.clone()).with_sprt(settings.sprt()?);
         for g in reports {
@@ -425,23 +443,22 @@ impl Summary {
         })
     }
 
-    /// The games as the arena keeps them (numbered from 0).
-    pub fn reports(&self) -> Result<Vec<GameReport>, String> {
-        self.games
-            .iter()
-            .map(|g| {
-                g.report()
-                    .ok_or_else(|| "a game numbered 0; expected numbers from 1".to_string())
-            })
-            .collect()
+    /// The games as the arena keeps them (numbered from 0); `None` if one is numbered 0.
+    pub fn reports(&self) -> Option<Vec<GameReport>> {
+        self.games.iter().map(GameEntry::report).collect()
     }
 
     /// Writes the summary as pretty JSON.
-    pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| format!("cannot encode the JSON summary: {e}"))?;
+    pub fn save(&self, path: &std::path::Path) -> Result<(), FileError> {
+        let text = serde_json::to_string_pretty(self).map_err(|e| {
+            FileError::io(
+                path,
+                FileAction::Write,
+                std::io::Error::other(format!("cannot encode the JSON summary: {e}")),
+            )
+        })?;
         // Through a temporary file and a rename: a kill leaves the old summary or the new one.
-        super::files::write_atomically("--json", path, (text + "\n").as_bytes())
+        write_atomically(path, (text + "\n").as_bytes())
     }
 }
 

@@ -10,20 +10,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
 
-use super::error::ArenaError;
+use super::error::{ArenaError, OutputFile};
 use super::files::check_writable;
-use super::game::{GameRecord, GameReport, GameSlot, play_game};
+use super::game::{GameSlot, play_game};
 use super::openings::OpeningBook;
-use super::pgn::{Comments, Venue, write_game};
 use super::player::{Player, check_engine, make_player};
-use super::process::EngineLog;
 use super::progress::Progress;
 use super::records::open_records;
 use super::schedule::ScheduledGame;
 use super::settings::Settings;
-use super::signals;
-use super::summary::{Standings, Summary, table};
-use super::traffic::TrafficLog;
+use super::summary::{Finished, Standings, Summary};
+use crate::client::{EngineLog, TrafficLog, signals};
+use crate::record::{Comments, GameRecord, GameReport, Venue, write_game};
 
 /// Where a tournament writes, and how many games it plays at once.
 #[derive(Clone, Debug)]
@@ -54,12 +52,6 @@ pub struct RunOptions {
     pub progress: bool,
 }
 
-/// A finished (or stopped) tournament.
-pub struct Finished {
-    /// The standings table.
-    pub table: String,
-}
-
 /// Plays the tournament of `settings`.
 pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaError> {
     if settings.engines.len() < 2 {
@@ -73,15 +65,15 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     let games = settings.schedule();
     // Before any game is played: every output can be written, and every engine starts,
     // finishes its handshake and accepts its options.
-    for (flag, path) in [
-        ("--pgn", &options.pgn),
-        ("--json", &options.json),
-        ("--log", &options.log),
-        ("--protocol-log", &options.protocol_log),
-        ("--state", &Some(options.state.clone())),
+    for (file, path) in [
+        (OutputFile::Pgn, &options.pgn),
+        (OutputFile::Json, &options.json),
+        (OutputFile::Log, &options.log),
+        (OutputFile::ProtocolLog, &options.protocol_log),
+        (OutputFile::State, &Some(options.state.clone())),
     ] {
         if let Some(path) = path {
-            check_writable(flag, path)?;
+            check_writable(path).map_err(|error| ArenaError::File { file, error })?;
         }
     }
     // The state file first: it is locked, so that nothing of another run's is touched.
@@ -92,18 +84,29 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
         options.resume,
         options.force,
     )?;
-    let traffic = TrafficLog::open(options.protocol_log.as_deref(), options.resume)?;
-    let log = EngineLog::open(options.log.as_deref(), options.resume)?.with_traffic(traffic);
+    let traffic =
+        TrafficLog::open(options.protocol_log.as_deref(), options.resume).map_err(|error| {
+            ArenaError::Log {
+                file: OutputFile::ProtocolLog,
+                error,
+            }
+        })?;
+    let log = EngineLog::open(options.log.as_deref(), options.resume)
+        .map_err(|error| ArenaError::Log {
+            file: OutputFile::Log,
+            error,
+        })?
+        .with_traffic(traffic);
     for spec in &settings.engines {
         if let Err(e) = check_engine(spec, &log) {
             if signals::interrupted() {
                 return Err(ArenaError::Interrupted {
-                    table: String::new(),
+                    finished: None,
                     saved: done.len(),
                     scheduled: games.len(),
                 });
             }
-            return Err(e.into());
+            return Err(ArenaError::Engine(e));
         }
     }
     let in_schedule: HashSet<usize> = games.iter().map(|g| g.number).collect();
@@ -152,7 +155,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
                     worker(settings, book, queue, [stop, decided], &tx, log)
                 });
             if let Err(e) = spawned {
-                failure = Some(format!("cannot start a worker thread: {e}"));
+                failure = Some(ArenaError::Worker(e));
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -166,6 +169,7 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
             // The state first: it is the source of truth, and --resume rebuilds the PGN from it.
             let written = state
                 .append(&record.report, &text)
+                .map_err(ArenaError::from)
                 .and_then(|()| pgn.as_mut().map_or(Ok(()), |pgn| pgn.append(&text)));
             if let Err(e) = written {
                 failure = Some(e);
@@ -183,21 +187,28 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     });
     progress.show(&standings, sprt.as_ref(), true);
     if let Some(e) = failure {
-        return Err(ArenaError::Described(e));
+        return Err(e);
     }
     let summary = Summary::new(&options.event, settings, games.len(), &reports)?;
     if let Some(path) = &options.json {
-        summary.save(path)?;
+        summary.save(path).map_err(|error| ArenaError::File {
+            file: OutputFile::Json,
+            error,
+        })?;
     }
-    let table = table(&standings, games.len(), sprt.as_ref());
+    let finished = Finished {
+        standings,
+        scheduled: games.len(),
+        sprt,
+    };
     if signals::interrupted() {
         return Err(ArenaError::Interrupted {
-            table,
+            finished: Some(Box::new(finished)),
             saved: reports.len(),
             scheduled: games.len(),
         });
     }
-    Ok(Finished { table })
+    Ok(finished)
 }
 
 /// The games still to play, and the pairs of which a game has been handed out or played.

@@ -82,19 +82,6 @@ pub fn translate(args: Vec<String>) -> (Vec<String>, Vec<String>) {
     (out, notes)
 }
 
-/// Arena rounds for cutechess's `-rounds R -games G`: R × G games per pairing, played as
-/// colour-swapped pairs; an odd total cannot be played that way.
-pub fn rounds_of_games(rounds: Option<u64>, games: u64) -> Result<u64, String> {
-    let total = rounds.unwrap_or(1) * games;
-    if total % 2 == 1 {
-        return Err(format!(
-            "--games {games}: {total} games per pairing cannot be played as colour-swapped pairs; \
-             expected an even number of rounds × games (such as -games 2)"
-        ));
-    }
-    Ok(total / 2)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,17 +112,5 @@ mod tests {
         // Subcommands keep their arguments.
         let (args, _) = translate(words("arena stats --wins 1 --losses 1"));
         assert_eq!(args.join(" "), "arena stats --wins 1 --losses 1");
-    }
-
-    #[test]
-    fn games_per_round_make_whole_pairs() {
-        assert_eq!(rounds_of_games(Some(10), 2), Ok(10));
-        assert_eq!(rounds_of_games(Some(4), 1), Ok(2));
-        assert_eq!(rounds_of_games(None, 4), Ok(2));
-        let e = rounds_of_games(Some(3), 1).unwrap_err();
-        assert!(
-            e.contains("colour-swapped pairs") && e.contains("3 games"),
-            "{e}"
-        );
     }
 }

@@ -1,13 +1,15 @@
 //! `slimetrail gui`: the browser GUI's command line.
 
+use std::fmt;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use clap::Args;
 
-use crate::arena::config::{Launcher, parse_engines};
-use crate::arena::process::Launch;
-use crate::gui::{EngineSetup, GuiConfig};
+use crate::client::{EngineSetup, Launch, SpecError, parse_engines};
+use crate::gui::{GuiConfig, GuiError};
+
+use super::flags;
 
 /// Arguments of `slimetrail gui`.
 #[derive(Args, Debug)]
@@ -34,11 +36,47 @@ pub struct GuiArgs {
     pub grace: u64,
 }
 
+/// Why `slimetrail gui` did not start.
+#[derive(Debug)]
+pub enum GuiCliError {
+    /// This program cannot be found, to run it as the engine.
+    NoProgram(std::io::Error),
+    /// The words of `--engine`.
+    Engine(SpecError),
+    /// `--engine cmd=random`.
+    Random,
+    /// The server.
+    Gui(GuiError),
+}
+
+impl fmt::Display for GuiCliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GuiCliError::NoProgram(e) => {
+                write!(f, "cannot find this program to run it as the engine: {e}")
+            }
+            GuiCliError::Engine(e) => {
+                f.write_str(&flags::engine_words(e, |_| "--engine".to_string()))
+            }
+            GuiCliError::Random => f.write_str(
+                "--engine cmd=random: the built-in random player has no process: expected cmd=PATH \
+                 of an engine program",
+            ),
+            GuiCliError::Gui(GuiError::Listen { host, port, error }) => write!(
+                f,
+                "cannot listen on {host}:{port}: {error}; expected a free port (--port 0 picks one)"
+            ),
+            GuiCliError::Gui(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for GuiCliError {}
+
 /// Starts the server.
-pub fn run(args: &GuiArgs) -> Result<(), String> {
+pub fn run(args: &GuiArgs) -> Result<(), GuiCliError> {
     let engine = if args.engine.is_empty() {
-        let program = std::env::current_exe()
-            .map_err(|e| format!("cannot find this program to run it as the engine: {e}"))?;
+        let program = std::env::current_exe().map_err(GuiCliError::NoProgram)?;
         EngineSetup {
             launch: Launch {
                 name: "Slimetrail".to_string(),
@@ -57,33 +95,17 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
         port: args.port,
         engine,
         max_sessions: args.max_sessions as usize,
+        max_sessions_named: "--max-sessions",
         grace: Duration::from_secs(args.grace),
         open: args.open,
     })
+    .map_err(GuiCliError::Gui)
 }
 
-/// The engine of `--engine`, read by the arena's engine-spec parser.
-fn engine_command(words: &[String]) -> Result<EngineSetup, String> {
-    let mut specs =
-        parse_engines(&[words.to_vec()], &[]).map_err(|e| e.replace("--engine #1", "--engine"))?;
-    let spec = specs.remove(0);
-    let Launcher::Process { cmd, args, dir } = spec.command else {
-        return Err(
-            "--engine cmd=random: the built-in random player has no process: expected cmd=PATH \
-             of an engine program"
-                .to_string(),
-        );
-    };
-    Ok(EngineSetup {
-        launch: Launch {
-            name: spec.name,
-            cmd,
-            args,
-            dir,
-        },
-        options: spec.options,
-        timeout: spec.limits.timeout,
-    })
+/// The engine of `--engine`, read by the engine-words parser.
+fn engine_command(words: &[String]) -> Result<EngineSetup, GuiCliError> {
+    let mut specs = parse_engines(&[words.to_vec()], &[]).map_err(GuiCliError::Engine)?;
+    specs.remove(0).setup().ok_or(GuiCliError::Random)
 }
 
 #[cfg(test)]
@@ -104,9 +126,13 @@ mod tests {
         assert_eq!(engine.launch.args, ["-c", "x"]);
         assert_eq!(engine.options, [("Hash".to_string(), "16".to_string())]);
         assert_eq!(engine.timeout, Duration::from_millis(500));
-        let e = engine_command(&words("cmd=random")).unwrap_err();
+        let e = engine_command(&words("cmd=random"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("expected cmd=PATH"), "{e}");
-        let e = engine_command(&words("cmd=/no/such/engine")).unwrap_err();
+        let e = engine_command(&words("cmd=/no/such/engine"))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("--engine cmd=/no/such/engine") && e.contains("no such file"),
             "{e}"

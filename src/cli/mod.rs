@@ -1,11 +1,15 @@
 //! Command lines of the two binaries: argument definitions and the commands they run.
 
 mod arena;
+mod arena_args;
 mod arena_compat;
+mod arena_errors;
+mod arena_mock;
 mod arena_stats;
 mod bench;
 mod book;
 mod book_error;
+mod flags;
 mod gui;
 mod interrupt;
 mod perft;

@@ -3,13 +3,13 @@
 //! and three words of the GUI's own (`undo`, `redo`, `restart`). Anything else is
 //! answered with an error that says what was expected.
 
-use crate::board::SquareName;
-use crate::protocol::{GameSetup, GoArgs, Message, PositionSetup};
+use std::fmt;
+
+use crate::board::{SquareName, StartError};
+use crate::protocol::{GameSetup, GoArgs, MAX_LINE_BYTES, Message, ParseError, PositionSetup};
 
 use super::game::Controller;
 
-/// The longest command line accepted, in bytes (the protocol's own line limit).
-pub const MAX_LINE_BYTES: usize = 65536;
 /// The most command lines in one request.
 pub const MAX_LINES: usize = 16;
 
@@ -50,17 +50,116 @@ pub enum Command {
     Restart,
 }
 
+/// A command line the page may not send.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum CommandError {
+    /// No command at all.
+    Empty,
+    /// More lines than one request may carry.
+    TooManyLines(usize),
+    /// A line longer than the protocol allows.
+    LineTooLong(usize),
+    /// A line that is no protocol message.
+    Parse(ParseError),
+    /// `newgame` with a start that does not fit the board.
+    NewGame(StartError),
+    /// A message the page may not ask: its keyword.
+    NotAskable(&'static str),
+    /// A hint without a limit.
+    UnlimitedHint,
+    /// A hint's move time out of range.
+    HintMoveTime,
+    /// `setoption` without a value.
+    NoValue(String),
+    /// Who plays a side: neither `human` nor `engine`.
+    Player {
+        /// The option as given.
+        name: String,
+        /// The value.
+        value: String,
+    },
+    /// A level out of range.
+    Level(String),
+    /// A move time out of range.
+    MoveTime(String),
+    /// Analysis neither `true` nor `false`.
+    Analysis(String),
+    /// An option the session does not have.
+    UnknownOption(String),
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Empty => {
+                f.write_str("empty request: expected a command such as `move c3`")
+            }
+            CommandError::TooManyLines(n) => write!(
+                f,
+                "{n} command lines: expected at most {MAX_LINES} in one request"
+            ),
+            CommandError::LineTooLong(n) => write!(
+                f,
+                "a line of {n} bytes: expected at most {}",
+                crate::protocol::MAX_LINE_BYTES
+            ),
+            CommandError::Parse(e) => write!(f, "{e}"),
+            CommandError::NewGame(e) => write!(f, "newgame: {e}"),
+            CommandError::NotAskable(keyword) => write!(
+                f,
+                "'{keyword}' is not something the page can ask: expected one of newgame, \
+                 position, move, go, stop, setoption, undo, redo or restart"
+            ),
+            CommandError::UnlimitedHint => f.write_str(
+                "go: a hint needs a limit: expected movetime MS, depth N or nodes N (live \
+                 analysis is `setoption name Analysis value true`)",
+            ),
+            CommandError::HintMoveTime => write!(
+                f,
+                "go: movetime out of range: expected {} to {} ms",
+                MOVE_TIMES.start(),
+                MOVE_TIMES.end()
+            ),
+            CommandError::NoValue(name) => write!(
+                f,
+                "setoption {name}: the value is missing: expected `setoption name {name} value ...`"
+            ),
+            CommandError::Player { name, value } => {
+                write!(f, "setoption {name}: '{value}': expected human or engine")
+            }
+            CommandError::Level(value) => write!(
+                f,
+                "setoption Level: '{value}': expected a whole number from {} to {}",
+                LEVELS.start(),
+                LEVELS.end()
+            ),
+            CommandError::MoveTime(value) => write!(
+                f,
+                "setoption MoveTime: '{value}': expected milliseconds from {} to {}",
+                MOVE_TIMES.start(),
+                MOVE_TIMES.end()
+            ),
+            CommandError::Analysis(value) => {
+                write!(f, "setoption Analysis: '{value}': expected true or false")
+            }
+            CommandError::UnknownOption(name) => write!(
+                f,
+                "setoption: unknown option '{name}': expected one of {OPTION_NAMES}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
 /// Reads the lines of one request; blank lines are skipped. The error names the line.
-pub fn parse_commands(body: &str) -> Result<Vec<Command>, String> {
+pub fn parse_commands(body: &str) -> Result<Vec<Command>, CommandError> {
     let lines: Vec<&str> = body.lines().filter(|l| !l.trim().is_empty()).collect();
     if lines.is_empty() {
-        return Err("empty request: expected a command such as `move c3`".to_string());
+        return Err(CommandError::Empty);
     }
     if lines.len() > MAX_LINES {
-        return Err(format!(
-            "{} command lines: expected at most {MAX_LINES} in one request",
-            lines.len()
-        ));
+        return Err(CommandError::TooManyLines(lines.len()));
     }
     lines
         .iter()
@@ -69,12 +168,9 @@ pub fn parse_commands(body: &str) -> Result<Vec<Command>, String> {
 }
 
 /// Reads one command line.
-pub fn parse_command(line: &str) -> Result<Command, String> {
+pub fn parse_command(line: &str) -> Result<Command, CommandError> {
     if line.len() > MAX_LINE_BYTES {
-        return Err(format!(
-            "a line of {} bytes: expected at most {MAX_LINE_BYTES}",
-            line.len()
-        ));
+        return Err(CommandError::LineTooLong(line.len()));
     }
     match line.trim() {
         "undo" => return Ok(Command::Undo),
@@ -82,10 +178,10 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         "restart" => return Ok(Command::Restart),
         _ => {}
     }
-    let message: Message = line.parse().map_err(|e| format!("{e}"))?;
+    let message: Message = line.parse().map_err(CommandError::Parse)?;
     match message {
         Message::NewGame(setup) | Message::UgiNewGame(setup) => {
-            setup.position().map_err(|e| format!("newgame: {e}"))?;
+            setup.position().map_err(CommandError::NewGame)?;
             Ok(Command::NewGame(setup))
         }
         Message::Position(setup) => Ok(Command::Position(setup)),
@@ -93,45 +189,31 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         Message::Go(args) => hint(args),
         Message::Stop => Ok(Command::Stop),
         Message::SetOption { name, value } => option(&name, value.as_deref()),
-        other => Err(format!(
-            "'{}' is not something the page can ask: expected one of newgame, position, move, \
-             go, stop, setoption, undo, redo or restart",
-            other.keyword()
-        )),
+        other => Err(CommandError::NotAskable(other.keyword())),
     }
 }
 
 /// A hint's limits: a time or depth limit, never an endless search.
-fn hint(args: GoArgs) -> Result<Command, String> {
+fn hint(args: GoArgs) -> Result<Command, CommandError> {
     let timed = args.movetime.is_some() || args.depth.is_some() || args.nodes.is_some();
     if args.infinite || !timed {
-        return Err(
-            "go: a hint needs a limit: expected movetime MS, depth N or nodes N (live analysis \
-             is `setoption name Analysis value true`)"
-                .to_string(),
-        );
+        return Err(CommandError::UnlimitedHint);
     }
     if args.movetime.is_some_and(|ms| !MOVE_TIMES.contains(&ms)) {
-        return Err(format!(
-            "go: movetime out of range: expected {} to {} ms",
-            MOVE_TIMES.start(),
-            MOVE_TIMES.end()
-        ));
+        return Err(CommandError::HintMoveTime);
     }
     Ok(Command::Hint(args))
 }
 
 /// A session option.
-fn option(name: &str, value: Option<&str>) -> Result<Command, String> {
+fn option(name: &str, value: Option<&str>) -> Result<Command, CommandError> {
     let key: String = name
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect::<String>()
         .to_ascii_lowercase();
     let Some(value) = value else {
-        return Err(format!(
-            "setoption {name}: the value is missing: expected `setoption name {name} value ...`"
-        ));
+        return Err(CommandError::NoValue(name.to_string()));
     };
     let value = value.trim();
     match key.as_str() {
@@ -141,9 +223,10 @@ fn option(name: &str, value: Option<&str>) -> Result<Command, String> {
                 "human" => Controller::Human,
                 "engine" => Controller::Engine,
                 _ => {
-                    return Err(format!(
-                        "setoption {name}: '{value}': expected human or engine"
-                    ));
+                    return Err(CommandError::Player {
+                        name: name.to_string(),
+                        value: value.to_string(),
+                    });
                 }
             };
             Ok(Command::Player(side, controller))
@@ -153,35 +236,19 @@ fn option(name: &str, value: Option<&str>) -> Result<Command, String> {
             .ok()
             .filter(|l| LEVELS.contains(l))
             .map(Command::Level)
-            .ok_or_else(|| {
-                format!(
-                    "setoption Level: '{value}': expected a whole number from {} to {}",
-                    LEVELS.start(),
-                    LEVELS.end()
-                )
-            }),
+            .ok_or_else(|| CommandError::Level(value.to_string())),
         "movetime" => value
             .parse()
             .ok()
             .filter(|ms| MOVE_TIMES.contains(ms))
             .map(Command::MoveTime)
-            .ok_or_else(|| {
-                format!(
-                    "setoption MoveTime: '{value}': expected milliseconds from {} to {}",
-                    MOVE_TIMES.start(),
-                    MOVE_TIMES.end()
-                )
-            }),
+            .ok_or_else(|| CommandError::MoveTime(value.to_string())),
         "analysis" => match value {
             "true" => Ok(Command::Analysis(true)),
             "false" => Ok(Command::Analysis(false)),
-            _ => Err(format!(
-                "setoption Analysis: '{value}': expected true or false"
-            )),
+            _ => Err(CommandError::Analysis(value.to_string())),
         },
-        _ => Err(format!(
-            "setoption: unknown option '{name}': expected one of {OPTION_NAMES}"
-        )),
+        _ => Err(CommandError::UnknownOption(name.to_string())),
     }
 }
 
@@ -227,7 +294,7 @@ mod tests {
             ("setoption name Player1 value robot", "human or engine"),
             ("newgame start g7", "goal corner"),
         ] {
-            let e = parse_command(line).unwrap_err();
+            let e = parse_command(line).unwrap_err().to_string();
             assert!(e.contains(wanted), "{line}: {e}");
         }
         assert!(parse_commands("").is_err());

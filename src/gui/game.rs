@@ -3,10 +3,11 @@
 
 use std::time::Duration;
 
-use crate::arena::config::SearchLimits;
-use crate::arena::game::{GameRecord, GameReport, MoveRecord, Termination};
-use crate::arena::pgn::{Comments, Venue, write_game};
-use crate::board::{IllegalMove, Outcome, Position, Side, Square, WinReason};
+use crate::board::{IllegalMove, MoveError, Outcome, Position, Side, Square, WinReason};
+use crate::client::SearchLimits;
+use crate::record::{
+    Comments, GameRecord, GameReport, MoveRecord, PgnError, PgnGame, Termination, Venue, write_game,
+};
 
 /// The `Event` tag of a game played in the browser.
 const EVENT: &str = "Slimetrail browser game";
@@ -47,6 +48,15 @@ impl Game {
             moves: Vec::new(),
             undone: Vec::new(),
         }
+    }
+
+    /// The game of a PGN record (whose moves the reader checked already).
+    pub fn from_pgn(pgn: PgnGame) -> Result<Game, PgnError> {
+        Game::with_moves(pgn.start, &pgn.moves).map_err(|(i, error)| PgnError::Move {
+            number: i + 1,
+            word: pgn.start.name(pgn.moves[i]),
+            error: MoveError::Illegal(error),
+        })
     }
 
     /// A game from `start` with `moves` played, each checked by the rules; the error names

@@ -11,9 +11,12 @@ use std::time::Duration;
 
 use tiny_http::{Header, Method, Request, Response, Server};
 
-use super::commands::{MAX_LINE_BYTES, MAX_LINES, parse_commands};
-use super::pgn_import::{MAX_PGN_BYTES, read_pgn};
-use super::session::{Input, Registry};
+use super::commands::{MAX_LINES, parse_commands};
+use super::error::BodyError;
+use super::game::Game;
+use super::session::{Input, Registry, Reply};
+use crate::protocol::MAX_LINE_BYTES;
+use crate::record::{MAX_PGN_BYTES, read_pgn};
 
 /// The page.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -79,8 +82,8 @@ fn json(status: u16, body: &serde_json::Value) -> Response<std::io::Cursor<Vec<u
 }
 
 /// An error as JSON: `{"error": "..."}`.
-fn error(status: u16, message: &str) -> Response<std::io::Cursor<Vec<u8>>> {
-    json(status, &serde_json::json!({ "error": message }))
+fn error(status: u16, message: &dyn std::fmt::Display) -> Response<std::io::Cursor<Vec<u8>>> {
+    json(status, &serde_json::json!({ "error": message.to_string() }))
 }
 
 /// A header of the server's own (ASCII constants only).
@@ -186,7 +189,7 @@ fn session_request(
     let Some(session) = site.registry.get(id) else {
         return request.respond(error(
             404,
-            "no such session: it ended (its tab was closed, or it was idle): expected a new game",
+            &"no such session: it ended (its tab was closed, or it was idle): expected a new game",
         ));
     };
     match (method, action) {
@@ -194,7 +197,7 @@ fn session_request(
         (Method::Post, "commands") => {
             let body = match read_body(&mut request, MAX_COMMAND_BODY.max(MAX_LINE_BYTES)) {
                 Ok(body) => body,
-                Err((status, e)) => return request.respond(error(status, &e)),
+                Err(e) => return request.respond(error(e.status(), &e)),
             };
             let commands = match parse_commands(&body) {
                 Ok(commands) => commands,
@@ -205,9 +208,9 @@ fn session_request(
         (Method::Post, "pgn") => {
             let body = match read_body(&mut request, MAX_PGN_BYTES) {
                 Ok(body) => body,
-                Err((status, e)) => return request.respond(error(status, &e)),
+                Err(e) => return request.respond(error(e.status(), &e)),
             };
-            match read_pgn(&body) {
+            match read_pgn(&body).and_then(Game::from_pgn) {
                 Ok(game) => ask(request, &session, |reply| Input::Import(game, reply)),
                 Err(e) => request.respond(error(400, &e)),
             }
@@ -230,27 +233,22 @@ fn session_request(
 fn ask(
     request: Request,
     session: &mpsc::Sender<Input>,
-    input: impl FnOnce(mpsc::Sender<Result<(), String>>) -> Input,
+    input: impl FnOnce(Reply) -> Input,
 ) -> std::io::Result<()> {
     let (tx, rx) = mpsc::channel();
     if session.send(input(tx)).is_err() {
-        return request.respond(error(404, "the session has ended: expected a new game"));
+        return request.respond(error(404, &"the session has ended: expected a new game"));
     }
     match rx.recv_timeout(SESSION_ANSWER) {
         Ok(Ok(())) => request.respond(json(200, &serde_json::json!({ "ok": true }))),
         Ok(Err(e)) => request.respond(error(400, &e)),
-        Err(_) => request.respond(error(503, "the session did not answer in time")),
+        Err(_) => request.respond(error(503, &"the session did not answer in time")),
     }
 }
 
 /// The body as text, at most `limit` bytes.
-fn read_body(request: &mut Request, limit: usize) -> Result<String, (u16, String)> {
-    let too_big = |n: usize| {
-        (
-            413,
-            format!("the request body has {n} bytes or more: expected at most {limit}"),
-        )
-    };
+fn read_body(request: &mut Request, limit: usize) -> Result<String, BodyError> {
+    let too_big = |bytes: usize| BodyError::TooBig { bytes, limit };
     if let Some(n) = request.body_length() {
         if n > limit {
             return Err(too_big(n));
@@ -261,16 +259,11 @@ fn read_body(request: &mut Request, limit: usize) -> Result<String, (u16, String
         .as_reader()
         .take(limit as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| (400, format!("cannot read the request body: {e}")))?;
+        .map_err(BodyError::Unreadable)?;
     if bytes.len() > limit {
         return Err(too_big(bytes.len()));
     }
-    String::from_utf8(bytes).map_err(|_| {
-        (
-            400,
-            "the request body is not valid UTF-8: expected text".to_string(),
-        )
-    })
+    String::from_utf8(bytes).map_err(|_| BodyError::NotText)
 }
 
 /// Marks an event stream gone when its thread ends, however it ends.
@@ -293,12 +286,12 @@ fn events(request: Request, session: &mpsc::Sender<Input>) -> std::io::Result<()
         .send(Input::Subscribe(tx, Arc::clone(&alive), reply_tx))
         .is_err()
     {
-        return request.respond(error(404, "the session has ended: expected a new game"));
+        return request.respond(error(404, &"the session has ended: expected a new game"));
     }
     match reply.recv_timeout(SESSION_ANSWER) {
         Ok(Ok(())) => {}
         Ok(Err(e)) => return request.respond(error(409, &e)),
-        Err(_) => return request.respond(error(503, "the session did not answer in time")),
+        Err(_) => return request.respond(error(503, &"the session did not answer in time")),
     }
     let mut out = request.into_writer();
     out.write_all(

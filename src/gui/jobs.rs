@@ -8,9 +8,9 @@
 use std::time::{Duration, Instant};
 
 use crate::board::{Position, Square};
+use crate::client::{EngineClient, EngineEvent};
 use crate::protocol::{Bound, GoArgs, Message, PositionBase, PositionSetup, Score};
 
-use super::engine::Output;
 use super::game::Controller;
 use super::session::{EngineSlot, Session};
 use super::view::{MoveValue, Thinking, verdict_words};
@@ -114,7 +114,7 @@ impl Session {
             return;
         }
         let max_level = match &self.engine {
-            EngineSlot::Ready(engine) => engine.max_level(),
+            EngineSlot::Ready(engine) => max_level(engine),
             _ => 10,
         };
         let (purpose, level, go, target) = if self.mover() == Controller::Engine {
@@ -177,7 +177,7 @@ impl Session {
             .set_level(level)
             .and_then(|()| engine.send(&[Message::Position(setup), Message::Go(go)]));
         if let Err(e) = sent {
-            self.engine_down(e);
+            self.engine_down(format!("the engine {e}"));
             return;
         }
         let now = Instant::now();
@@ -218,8 +218,8 @@ impl Session {
         let EngineSlot::Ready(engine) = &mut self.engine else {
             return;
         };
-        if let Err(e) = engine.send(&[Message::Stop]) {
-            self.engine_down(e);
+        if let Err(e) = engine.stop() {
+            self.engine_down(format!("the engine {e}"));
             return;
         }
         if let Some(job) = &mut self.job {
@@ -233,18 +233,27 @@ impl Session {
             let EngineSlot::Ready(engine) = &mut self.engine else {
                 return;
             };
-            match engine.poll() {
-                Output::Nothing => break,
-                Output::Closed(report) => {
-                    self.engine_down(format!("{report}; restart the engine to go on"));
+            match engine.try_recv() {
+                None => break,
+                Some(EngineEvent::Closed) => {
+                    let report = engine.exit_report();
+                    self.engine_down(format!(
+                        "the engine crashed: {report}; restart the engine to go on"
+                    ));
                     return;
                 }
-                Output::Garbage(line, error) => {
+                Some(EngineEvent::Garbage { line, error }) => {
                     log::warn!(
                         "the engine sent a line that is no protocol message: {line}: {error}"
                     );
                 }
-                Output::Message(message) => self.on_message(message),
+                Some(EngineEvent::TooLong { start }) => {
+                    log::warn!(
+                        "the engine sent a line that is no protocol message: {start}…: the line \
+                         is too long: expected a protocol message of at most 64 KiB"
+                    );
+                }
+                Some(EngineEvent::Message(message, _)) => self.on_message(message),
             }
         }
         self.check_time();
@@ -405,7 +414,7 @@ impl Session {
             job.last_ping = now;
             if let EngineSlot::Ready(engine) = &mut self.engine {
                 if let Err(e) = engine.send(&[Message::IsReady]) {
-                    self.engine_down(e);
+                    self.engine_down(format!("the engine {e}"));
                 }
             }
         }
@@ -419,6 +428,13 @@ impl Session {
         self.job = None;
         self.dirty = true;
     }
+}
+
+/// The highest level the engine offers: the top of its `Level` range, 10 without one.
+fn max_level(engine: &EngineClient) -> u32 {
+    engine
+        .level_range()
+        .map_or(10, |(_, max)| max.clamp(1, 1000) as u32)
 }
 
 /// The mate distance of a score that proves the result: an exact mate, a win that may be

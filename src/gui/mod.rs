@@ -1,14 +1,13 @@
 //! `slimetrail gui`: play and analyse in the browser. A local web server whose page is
 //! embedded in the binary; each browser tab gets a session with its own engine process,
-//! driven over the protocol exactly as the arena drives engines, so any engine that
-//! speaks `protocol.md` can be plugged in.
+//! driven through the same engine client as the arena's ([`crate::client::EngineClient`]),
+//! so any engine that speaks `protocol.md` can be plugged in.
 
 mod commands;
-mod engine;
+mod error;
 mod game;
 mod http;
 mod jobs;
-mod pgn_import;
 mod session;
 mod view;
 
@@ -16,8 +15,8 @@ use std::io::Write;
 use std::net::IpAddr;
 use std::time::Duration;
 
-pub use engine::EngineSetup;
-
+use crate::client::EngineSetup;
+pub use error::GuiError;
 use session::{Registry, SessionConfig};
 
 /// Everything `slimetrail gui` needs.
@@ -31,6 +30,9 @@ pub struct GuiConfig {
     pub engine: EngineSetup,
     /// The most sessions (and so engine processes) at once.
     pub max_sessions: usize,
+    /// How the command line names that cap (such as `--max-sessions`), for the message
+    /// when it is reached.
+    pub max_sessions_named: &'static str,
     /// How long a session outlives its last event stream.
     pub grace: Duration,
     /// Open the page in the browser.
@@ -38,15 +40,15 @@ pub struct GuiConfig {
 }
 
 /// Runs the server until the process is stopped; the error says why it could not start.
-pub fn run(config: GuiConfig) -> Result<(), String> {
-    let server = tiny_http::Server::http((config.host, config.port)).map_err(|e| {
-        format!(
-            "cannot listen on {}:{}: {e}; expected a free port (--port 0 picks one)",
-            config.host, config.port
-        )
-    })?;
+pub fn run(config: GuiConfig) -> Result<(), GuiError> {
+    let server =
+        tiny_http::Server::http((config.host, config.port)).map_err(|error| GuiError::Listen {
+            host: config.host,
+            port: config.port,
+            error,
+        })?;
     let Some(addr) = server.server_addr().to_ip() else {
-        return Err("the server has no IP address".to_string());
+        return Err(GuiError::NoAddress);
     };
     let url = format!("http://{addr}/");
     let mut allowed_hosts = Vec::new();
@@ -79,6 +81,7 @@ pub fn run(config: GuiConfig) -> Result<(), String> {
         SessionConfig {
             engine: config.engine,
             grace: config.grace,
+            cap_named: config.max_sessions_named,
         },
     );
     http::serve(
@@ -94,14 +97,9 @@ pub fn run(config: GuiConfig) -> Result<(), String> {
 
 /// Ctrl-C and SIGTERM kill every engine, then exit.
 fn install_interrupt_handler() {
-    let result = ctrlc::set_handler(|| {
-        crate::arena::signals::kill_all();
-        eprintln!("\nslimetrail gui: interrupted; engines stopped");
-        std::process::exit(crate::arena::signals::INTERRUPTED_EXIT_CODE);
-    });
-    if let Err(e) = result {
-        log::warn!("cannot install the Ctrl-C handler: {e}; engines may outlive the server");
-    }
+    crate::client::signals::install_exit(
+        "slimetrail gui: interrupted; engines stopped".to_string(),
+    );
 }
 
 /// Asks the desktop to open `url`; a failure is only reported.

@@ -10,12 +10,12 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::arena::config::SearchLimits;
 use crate::board::Position;
+use crate::client::{EngineClient, EngineLog, EngineSetup, Fault, SearchLimits};
 use crate::protocol::{GoArgs, PositionBase};
 
 use super::commands::Command;
-use super::engine::{Engine, EngineSetup};
+use super::error::SessionError;
 use super::game::{Controller, Game};
 use super::jobs::{Job, Proof};
 use super::view::{EngineView, Thinking, board_view, thinking_view};
@@ -32,25 +32,62 @@ pub struct SessionConfig {
     pub engine: EngineSetup,
     /// How long a session lives without an event stream.
     pub grace: Duration,
+    /// How the command line names the cap on sessions, for the message when it is reached.
+    pub cap_named: &'static str,
 }
 
 /// What a session thread is asked.
 pub enum Input {
     /// Commands of the page, answered with the first error or success.
-    Commands(Vec<Command>, Sender<Result<(), String>>),
+    Commands(Vec<Command>, Reply),
     /// A game read from a PGN record, to replace the current one.
-    Import(Game, Sender<Result<(), String>>),
+    Import(Game, Reply),
     /// An event stream: the state now and after every change.
-    Subscribe(
-        SyncSender<String>,
-        Arc<AtomicBool>,
-        Sender<Result<(), String>>,
-    ),
+    Subscribe(SyncSender<String>, Arc<AtomicBool>, Reply),
     /// The started engine, or why it could not start.
-    Started(Result<Engine, String>),
+    Started(Result<EngineClient, Fault>),
     /// The page is gone.
     Close,
 }
+
+/// Where a session answers a request: success, or why it refused.
+pub type Reply = Sender<Result<(), SessionError>>;
+
+/// Why no session can be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// As many sessions are open as the server allows.
+    Full {
+        /// Sessions open.
+        open: usize,
+        /// The most allowed.
+        max: usize,
+        /// How the command line names that cap, such as `--max-sessions`.
+        cap_named: &'static str,
+    },
+    /// The session's thread cannot be started.
+    Thread(std::io::Error),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Full {
+                open,
+                max,
+                cap_named,
+            } => write!(
+                f,
+                "too many sessions: {open} games are open, the most this server allows \
+                 ({cap_named} {max}), each with its own engine process; expected a closed tab \
+                 first: close another game's tab, or wait a few seconds for a closed one to end"
+            ),
+            OpenError::Thread(e) => write!(f, "cannot start a session thread: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
 
 /// The sessions that are open, at most `max`.
 pub struct Registry {
@@ -70,16 +107,14 @@ impl Registry {
     }
 
     /// Opens a session with its engine; the error says the cap is reached.
-    pub fn open(self: &Arc<Registry>) -> Result<String, String> {
+    pub fn open(self: &Arc<Registry>) -> Result<String, OpenError> {
         let mut sessions = self.lock();
         if sessions.len() >= self.max {
-            return Err(format!(
-                "too many sessions: {} games are open, the most this server allows \
-                 (--max-sessions {}), each with its own engine process; expected a closed tab \
-                 first: close another game's tab, or wait a few seconds for a closed one to end",
-                sessions.len(),
-                self.max
-            ));
+            return Err(OpenError::Full {
+                open: sessions.len(),
+                max: self.max,
+                cap_named: self.config.cap_named,
+            });
         }
         let id = new_id();
         let (tx, rx) = mpsc::channel();
@@ -96,7 +131,7 @@ impl Registry {
             });
         if let Err(e) = spawned {
             sessions.remove(&id);
-            return Err(format!("cannot start a session thread: {e}"));
+            return Err(OpenError::Thread(e));
         }
         Ok(id)
     }
@@ -140,7 +175,7 @@ pub enum EngineSlot {
     /// Its start-up runs on another thread.
     Starting,
     /// It runs.
-    Ready(Engine),
+    Ready(Box<EngineClient>),
     /// It crashed, hung or could not start: why, for the page.
     Down(String),
 }
@@ -264,7 +299,7 @@ impl Session {
         let started = thread::Builder::new()
             .name("engine-start".to_string())
             .spawn(move || {
-                let _ = back.send(Input::Started(Engine::start(&command)));
+                let _ = back.send(Input::Started(command.start(&EngineLog::default())));
             });
         if let Err(e) = started {
             self.engine = EngineSlot::Down(format!("cannot start a thread for the engine: {e}"));
@@ -292,10 +327,7 @@ impl Session {
             Input::Subscribe(events, alive, reply) => {
                 self.subscribers.retain(|s| s.alive.load(Ordering::Relaxed));
                 if self.subscribers.len() >= MAX_SUBSCRIBERS {
-                    let _ = reply.send(Err(format!(
-                        "this game already has {MAX_SUBSCRIBERS} open event streams: expected \
-                         one per tab"
-                    )));
+                    let _ = reply.send(Err(SessionError::TooManyStreams(MAX_SUBSCRIBERS)));
                     return;
                 }
                 let _ = events.try_send(self.state_json());
@@ -304,12 +336,13 @@ impl Session {
                 let _ = reply.send(Ok(()));
             }
             Input::Started(Ok(engine)) => {
-                self.engine_name = engine.name.clone();
-                self.engine = EngineSlot::Ready(engine);
+                self.engine_name = engine.name().to_string();
+                self.engine = EngineSlot::Ready(Box::new(engine));
                 self.dirty = true;
             }
             Input::Started(Err(e)) => {
-                self.engine = EngineSlot::Down(format!("{e}; restart the engine to try again"));
+                self.engine =
+                    EngineSlot::Down(format!("the engine {e}; restart the engine to try again"));
                 self.dirty = true;
             }
             Input::Close => self.closed = true,
@@ -317,10 +350,10 @@ impl Session {
     }
 
     /// Carries out one command of the page.
-    fn command(&mut self, command: Command) -> Result<(), String> {
+    fn command(&mut self, command: Command) -> Result<(), SessionError> {
         match command {
             Command::NewGame(setup) => {
-                let start = setup.position().map_err(|e| format!("newgame: {e}"))?;
+                let start = setup.position().map_err(SessionError::NewGame)?;
                 self.replace_game(Game::new(start));
                 self.notice = Some("New game.".to_string());
             }
@@ -332,17 +365,21 @@ impl Session {
                 let size = start.size();
                 let mut squares = Vec::new();
                 for (i, name) in setup.moves.iter().enumerate() {
-                    let square = size.resolve(*name).map_err(|e| {
-                        format!("position: move {} ({name}) is not on the board: {e}", i + 1)
-                    })?;
+                    let square =
+                        size.resolve(*name)
+                            .map_err(|error| SessionError::PositionSquare {
+                                number: i + 1,
+                                name: *name,
+                                error,
+                            })?;
                     squares.push(square);
                 }
-                let game = Game::with_moves(start, &squares).map_err(|(i, e)| {
-                    format!(
-                        "position: move {} ({}) cannot be played: {e}; the game is unchanged",
-                        i + 1,
-                        setup.moves[i]
-                    )
+                let game = Game::with_moves(start, &squares).map_err(|(i, error)| {
+                    SessionError::PositionMove {
+                        number: i + 1,
+                        name: setup.moves[i],
+                        error,
+                    }
                 })?;
                 self.replace_game(game);
                 self.notice = Some("Position imported.".to_string());
@@ -351,49 +388,39 @@ impl Session {
                 let position = self.game.position();
                 let side = position.side_to_move();
                 if position.outcome().is_over() {
-                    return Err(format!(
-                        "move {name}: the game is over: expected a new game or undo"
-                    ));
+                    return Err(SessionError::GameOver(name));
                 }
                 if self.players[side.index()] == Controller::Engine {
-                    return Err(format!(
-                        "move {name}: it is the engine's turn (player {}): expected to wait for its move",
-                        side.number()
-                    ));
+                    return Err(SessionError::EnginesTurn {
+                        name,
+                        player: side.number(),
+                    });
                 }
                 let square = position
                     .size()
                     .resolve(name)
-                    .map_err(|e| format!("move {name}: {e}"))?;
-                if let Err(e) = position.check_move(square) {
-                    let legal: Vec<String> = position
+                    .map_err(|error| SessionError::OffBoard { name, error })?;
+                let illegal = |error| SessionError::Illegal {
+                    name,
+                    error,
+                    legal: position
                         .moves()
                         .iter()
                         .map(|sq| position.name(sq))
-                        .collect();
-                    return Err(format!(
-                        "move {name}: {e}: expected one of {}",
-                        legal.join(" ")
-                    ));
-                }
-                self.game
-                    .play(square)
-                    .map_err(|e| format!("move {name}: {e}"))?;
+                        .collect(),
+                };
+                position.check_move(square).map_err(illegal)?;
+                self.game.play(square).map_err(illegal)?;
                 self.changed();
                 self.notice = Some(format!("Player {} played {name}.", side.number()));
             }
             Command::Hint(args) => {
                 let position = self.game.position();
                 if position.outcome().is_over() {
-                    return Err(
-                        "go: the game is over: expected a position with a legal move".to_string(),
-                    );
+                    return Err(SessionError::HintGameOver);
                 }
                 if self.mover() == Controller::Engine {
-                    return Err(
-                        "go: it is the engine's turn: expected a hint on a human's turn"
-                            .to_string(),
-                    );
+                    return Err(SessionError::HintEnginesTurn);
                 }
                 self.hint_wanted = Some(args);
                 self.hint = None;
@@ -415,7 +442,7 @@ impl Session {
             }
             Command::Undo => {
                 if !self.game.undo() {
-                    return Err("undo: no move to take back: expected a game with moves".into());
+                    return Err(SessionError::NothingToUndo);
                 }
                 while self.mover() == Controller::Engine
                     && self.players.contains(&Controller::Human)
@@ -426,7 +453,7 @@ impl Session {
             }
             Command::Redo => {
                 if !self.game.redo() {
-                    return Err("redo: no move to replay: expected undo first".into());
+                    return Err(SessionError::NothingToRedo);
                 }
                 while self.mover() == Controller::Engine
                     && self.players.contains(&Controller::Human)

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::arena::config::SearchLimits;
 use crate::board::{Outcome, Position, Side, Square, WinReason};
+use crate::client::SearchLimits;
 use crate::protocol::{Bound, Score};
 
 use super::game::{Controller, Game};

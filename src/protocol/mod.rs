@@ -4,14 +4,15 @@
 //! `Display`. The parser (nom) is private to this module. `protocol.md` at the
 //! repository root is the contract.
 
+/// The longest protocol line, in bytes (64 KiB): the engine answers a longer line with an
+/// error, and GUIs and the arena reject a longer line from an engine. One limit for every
+/// reader of the protocol.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
 mod message;
 mod parse;
 
 pub use crate::score::{Bound, Score};
-
-/// The longest protocol line, in bytes, that engines, the arena and GUIs accept:
-/// one limit for every reader of the protocol.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
 pub use message::{
     Direction, GameSetup, GoArgs, Id, Info, KEYWORDS, Message, OptionDecl, OptionKind,
     PositionBase, PositionSetup, Query, Response, keywords,

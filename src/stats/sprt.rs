@@ -268,7 +268,7 @@ impl fmt::Display for Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::stats::GameResult::{Loss, Win};
+    use crate::stats::GameResult::{Loss, Win};
 
     fn sprt(elo0: f64, elo1: f64, model: SprtModel) -> Sprt {
         Sprt::new(elo0, elo1, 0.05, 0.05, model).unwrap()

@@ -1,8 +1,9 @@
-//! No engine outlives the arena: a registry of live engine processes, killed on Ctrl-C
-//! and SIGTERM; children also get `PR_SET_PDEATHSIG` (see [`super::process`]) so that
-//! they die even when the arena is killed with SIGKILL. On Linux the arena is a child
-//! subreaper, so that what an engine leaves behind when it exits comes back to the
-//! arena, which kills and reaps it with the engine's process group.
+//! No engine outlives the program that drives it (the arena or the GUI): a registry of
+//! live engine processes, killed on Ctrl-C and SIGTERM; children also get
+//! `PR_SET_PDEATHSIG` (see [`super::EngineClient`]) so that they die even when the
+//! program is killed with SIGKILL. On Linux the arena is a child subreaper, so that what
+//! an engine leaves behind when it exits comes back to it, and it kills and reaps that
+//! with the engine's process group.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 /// Set by the first Ctrl-C or SIGTERM: finish no more games, save and report.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// How long the arena may take to save its results after an interruption before it exits anyway.
+/// How long a run may take to save its results after an interruption before it exits anyway.
 const SAVE_GRACE: Duration = Duration::from_secs(10);
 
 /// Process ids (each also its own process group) of the engines alive right now.
@@ -99,35 +100,56 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
-/// Installs the Ctrl-C / SIGTERM handler. The first signal kills all engines, so that
-/// games in flight end at once (they are not recorded), and lets the tournament save
-/// its results and print the standings; if that takes longer than a few seconds, or at
-/// a second signal, the arena exits at once. Finished games are in the state file anyway.
-pub fn install() {
+/// What the Ctrl-C / SIGTERM handler of a run that saves its results says on stderr
+/// when it exits without saving them: the words of the program that installed it.
+#[derive(Clone, Debug)]
+pub struct InterruptNotices {
+    /// At a second signal.
+    pub again: String,
+    /// When saving takes longer than the grace.
+    pub too_slow: String,
+}
+
+/// Installs the Ctrl-C / SIGTERM handler of a run that saves its results. The first
+/// signal kills all engines, so that games in flight end at once (they are not
+/// recorded), and sets [`interrupted`], so that the run saves what it has and reports;
+/// if that takes longer than a few seconds, or at a second signal, the process prints
+/// the notice and exits at once.
+pub fn install(notices: InterruptNotices) {
     become_subreaper();
-    let result = ctrlc::set_handler(|| {
+    let result = ctrlc::set_handler(move || {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             kill_all();
-            eprintln!(
-                "\nslimetrail-arena: interrupted again; exiting now (continue with --resume)"
-            );
+            eprintln!("\n{}", notices.again);
             std::process::exit(INTERRUPTED_EXIT_CODE);
         }
         kill_all();
+        let too_slow = notices.too_slow.clone();
         let _ = std::thread::Builder::new()
-            .name("arena-save-grace".to_string())
-            .spawn(|| {
+            .name("save-grace".to_string())
+            .spawn(move || {
                 std::thread::sleep(SAVE_GRACE);
                 kill_all();
-                eprintln!(
-                    "\nslimetrail-arena: interrupted; saving took too long, exiting now (finished games are in the state file; continue with --resume)"
-                );
+                eprintln!("\n{too_slow}");
                 std::process::exit(INTERRUPTED_EXIT_CODE);
             });
     });
     if let Err(e) = result {
         log::warn!(
-            "cannot install the Ctrl-C handler: {e}; engines may outlive an interrupted arena"
+            "cannot install the Ctrl-C handler: {e}; engines may outlive an interrupted run"
         );
+    }
+}
+
+/// Installs a Ctrl-C / SIGTERM handler that kills every engine, prints `notice` on
+/// stderr and exits at once: for a server, which has nothing to save.
+pub fn install_exit(notice: String) {
+    let result = ctrlc::set_handler(move || {
+        kill_all();
+        eprintln!("\n{notice}");
+        std::process::exit(INTERRUPTED_EXIT_CODE);
+    });
+    if let Err(e) = result {
+        log::warn!("cannot install the Ctrl-C handler: {e}; engines may outlive this process");
     }
 }

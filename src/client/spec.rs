@@ -1,7 +1,8 @@
 //! Engine specifications from the command line: `name=A cmd=PATH arg=X option.Hash=64 tc=10+0.1 …`.
 //!
-//! Every engine is a list of `key=value` words. `--each` gives words shared by all
-//! engines; an engine's own words override them.
+//! Every engine is a list of `key=value` words; words shared by all engines may be given
+//! too, and an engine's own words override them. Errors say whose words were wrong
+//! ([`WordsOf`]) and what was wrong ([`SpecProblem`]).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -9,125 +10,19 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::conversation::EngineSetup;
+use super::limits::{
+    Clock, DEFAULT_TIME_MARGIN_MS, DEFAULT_TIMEOUT_MS, SearchLimits, parse_clock, parse_positive,
+    parse_seconds,
+};
+use super::process::Launch;
+
 /// The keys an engine specification accepts, for error messages.
 pub const ENGINE_KEYS: &str =
     "name, cmd, arg, dir, option.NAME, movetime, st, depth, nodes, tc, timemargin, timeout, proto";
 
-/// Default grace period added to clocks and move times before a time loss, in milliseconds.
-pub const DEFAULT_TIME_MARGIN_MS: u64 = 50;
-
-/// Default wait for answers that no clock bounds (`ugiok`, `readyok`, `bestmove` under
-/// depth or node limits), in milliseconds.
-pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
-
 /// The command that selects the built-in random player.
 pub const RANDOM_COMMAND: &str = "random";
-
-/// A clock with a base time, an increment per move and optionally a number of moves per
-/// period after which the base time is added again (`tc=10+0.1`, `tc=40/60`, `tc=40/60+0.5`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct Clock {
-    /// Moves per period: after this many of its own moves a player gets `base` again.
-    pub moves: Option<u32>,
-    /// Time on the clock at the start of the game (and of every period).
-    #[serde(rename = "base_ms", with = "super::millis")]
-    pub base: Duration,
-    /// Time added after each move.
-    #[serde(rename = "increment_ms", with = "super::millis")]
-    pub increment: Duration,
-}
-
-impl Clock {
-    /// Moves left in the current period after `played` own moves, for `go movestogo`.
-    pub fn moves_to_go(&self, played: u32) -> Option<u32> {
-        self.moves.map(|m| m - played % m)
-    }
-
-    /// Whether the base time is added again after a player's `played`-th own move.
-    pub fn period_ends(&self, played: u32) -> bool {
-        self.moves.is_some_and(|m| played > 0 && played % m == 0)
-    }
-}
-
-impl fmt::Display for Clock {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(moves) = self.moves {
-            write!(f, "{moves}/")?;
-        }
-        write!(f, "{}", seconds(self.base))?;
-        if !self.increment.is_zero() {
-            write!(f, "+{}", seconds(self.increment))?;
-        }
-        Ok(())
-    }
-}
-
-/// A duration written in seconds without needless digits: `10`, `0.1`, `2.5`.
-fn seconds(d: Duration) -> String {
-    let ms = d.as_millis();
-    if ms % 1000 == 0 {
-        format!("{}", ms / 1000)
-    } else {
-        let text = format!("{}.{:03}", ms / 1000, ms % 1000);
-        text.trim_end_matches('0').to_string()
-    }
-}
-
-/// How long an engine may think, and how long the arena waits for it.
-#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-pub struct SearchLimits {
-    /// A game clock with increment.
-    pub clock: Option<Clock>,
-    /// A fixed time per move.
-    #[serde(rename = "movetime_ms", with = "super::millis::option")]
-    pub movetime: Option<Duration>,
-    /// A depth limit in plies.
-    pub depth: Option<u32>,
-    /// A node limit.
-    pub nodes: Option<u64>,
-    /// Grace period before an overrun clock or move time counts as a time loss.
-    #[serde(rename = "time_margin_ms", with = "super::millis")]
-    pub time_margin: Duration,
-    /// Wait for answers no clock bounds: start-up, pings, depth- or node-limited moves.
-    #[serde(rename = "timeout_ms", with = "super::millis")]
-    pub timeout: Duration,
-}
-
-impl SearchLimits {
-    /// All limits in the words of `--engine`: `tc=10+0.1`, `movetime=100 depth=3`, or `-`.
-    pub fn describe(&self) -> String {
-        match (self.clock, self.describe_non_clock().as_str()) {
-            (None, other) => other.to_string(),
-            (Some(clock), "-") => format!("tc={clock}"),
-            (Some(clock), other) => format!("tc={clock} {other}"),
-        }
-    }
-
-    /// The limits other than the clock, which PGN's `TimeControl` cannot express:
-    /// `movetime=100`, `depth=3 nodes=1000`, or `-`.
-    pub fn describe_non_clock(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(ms) = self.movetime {
-            parts.push(format!("movetime={}", ms.as_millis()));
-        }
-        if let Some(depth) = self.depth {
-            parts.push(format!("depth={depth}"));
-        }
-        if let Some(nodes) = self.nodes {
-            parts.push(format!("nodes={nodes}"));
-        }
-        if parts.is_empty() {
-            "-".to_string()
-        } else {
-            parts.join(" ")
-        }
-    }
-
-    /// Whether a time limit (clock or move time) bounds every move.
-    pub fn is_timed(&self) -> bool {
-        self.clock.is_some() || self.movetime.is_some()
-    }
-}
 
 /// What runs an engine: an external program, or the built-in random player; saved with
 /// `"kind": "process"` or `"kind": "random"`.
@@ -160,6 +55,25 @@ pub struct EngineSpec {
     pub limits: SearchLimits,
 }
 
+impl EngineSpec {
+    /// How to start the engine's program, `None` for the built-in random player.
+    pub fn setup(&self) -> Option<EngineSetup> {
+        let Launcher::Process { cmd, args, dir } = &self.command else {
+            return None;
+        };
+        Some(EngineSetup {
+            launch: Launch {
+                name: self.name.clone(),
+                cmd: cmd.clone(),
+                args: args.clone(),
+                dir: dir.clone(),
+            },
+            options: self.options.clone(),
+            timeout: self.limits.timeout,
+        })
+    }
+}
+
 /// The `key=value` words of one engine before defaults are applied.
 #[derive(Clone, Debug, Default)]
 struct Words {
@@ -176,22 +90,146 @@ struct Words {
     timeout: Option<Duration>,
 }
 
+/// Whose words an error is in: the words shared by every engine, or one engine's own.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WordsOf {
+    /// The words every engine shares.
+    Shared,
+    /// The words of the engine with this number, from 1.
+    Engine(usize),
+}
+
+impl fmt::Display for WordsOf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WordsOf::Shared => f.write_str("the shared engine words"),
+            WordsOf::Engine(n) => write!(f, "engine #{n}"),
+        }
+    }
+}
+
+/// What is wrong with the words of an engine. Its `Display` is written to follow the
+/// name of the words (such as `engine #2`), and starts with a space or a colon.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SpecProblem {
+    /// A word without `=`.
+    NotKeyValue {
+        /// The word.
+        word: String,
+    },
+    /// A value a key does not take.
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value.
+        value: String,
+        /// What the key takes.
+        expected: &'static str,
+    },
+    /// `name=` among the shared words.
+    SharedName {
+        /// The name given.
+        value: String,
+    },
+    /// A key that is not one of [`ENGINE_KEYS`].
+    UnknownKey {
+        /// The word.
+        word: String,
+        /// Its key.
+        key: String,
+    },
+    /// Both `tc=` and `movetime=`.
+    TwoTimeLimits,
+    /// No `cmd=`.
+    MissingCmd,
+    /// A `cmd=` path to no file.
+    NoSuchProgram {
+        /// The path.
+        cmd: String,
+    },
+    /// A name another engine has.
+    NameTaken {
+        /// The name.
+        name: String,
+    },
+}
+
+impl fmt::Display for SpecProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecProblem::NotKeyValue { word } => write!(
+                f,
+                " {word}: expected KEY=VALUE with a key among {ENGINE_KEYS}"
+            ),
+            SpecProblem::BadValue {
+                key,
+                value,
+                expected,
+            } => write!(f, " {key}={value}: expected {expected}"),
+            SpecProblem::SharedName { value } => write!(
+                f,
+                " name={value}: every engine needs its own name; expected name= among the words of one engine"
+            ),
+            SpecProblem::UnknownKey { word, key } => write!(
+                f,
+                " {word}: unknown key `{key}`; expected one of {ENGINE_KEYS}"
+            ),
+            SpecProblem::TwoTimeLimits => {
+                f.write_str(": both tc= and movetime= are set; expected at most one of them")
+            }
+            SpecProblem::MissingCmd => {
+                f.write_str(": missing cmd=; expected cmd=PATH of an engine program, or cmd=random")
+            }
+            SpecProblem::NoSuchProgram { cmd } => write!(
+                f,
+                " cmd={cmd}: no such file; expected the path of an engine program"
+            ),
+            SpecProblem::NameTaken { name } => write!(
+                f,
+                ": the name `{name}` is already taken; expected a unique name= for every engine"
+            ),
+        }
+    }
+}
+
+/// Engine words that do not describe an engine: whose words, and what is wrong.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SpecError {
+    /// Whose words.
+    pub words: WordsOf,
+    /// What is wrong with them.
+    pub problem: SpecProblem,
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.words, self.problem)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
 impl Words {
-    /// Reads the words of `--engine` (or of `--each` when `shared`).
-    fn parse(words: &[String], flag: &str, shared: bool) -> Result<Words, String> {
+    /// Reads the words of one engine (or the shared words when `of` is `Shared`).
+    fn parse(words: &[String], of: WordsOf) -> Result<Words, SpecError> {
+        let fail = |problem| SpecError { words: of, problem };
         let mut out = Words::default();
         for word in words {
             let Some((key, value)) = word.split_once('=') else {
-                return Err(format!(
-                    "{flag} {word}: expected KEY=VALUE with a key among {ENGINE_KEYS}"
-                ));
+                return Err(fail(SpecProblem::NotKeyValue { word: word.clone() }));
             };
-            let bad = |what: &str| format!("{flag} {key}={value}: expected {what}");
+            let bad = |expected: &'static str| {
+                fail(SpecProblem::BadValue {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                    expected,
+                })
+            };
             match key {
-                "name" if shared => {
-                    return Err(format!(
-                        "--each name={value}: every engine needs its own name; expected name= inside --engine"
-                    ));
+                "name" if of == WordsOf::Shared => {
+                    return Err(fail(SpecProblem::SharedName {
+                        value: value.to_string(),
+                    }));
                 }
                 "name" if value.trim().is_empty() => return Err(bad("a non-empty name")),
                 "name" => out.name = Some(value.to_string()),
@@ -236,7 +274,7 @@ impl Words {
                     )
                 }
                 "proto" if ["ugi", "uci"].contains(&value) => {
-                    // cutechess-cli and fastchess name the protocol; the arena speaks one.
+                    // cutechess-cli and fastchess name the protocol; the client speaks one.
                 }
                 "proto" => {
                     return Err(bad(
@@ -264,17 +302,16 @@ impl Words {
                         out.options.retain(|(name, _)| name != option);
                         out.options.push((option.to_string(), value.to_string()));
                     } else {
-                        return Err(format!(
-                            "{flag} {word}: unknown key `{key}`; expected one of {ENGINE_KEYS}"
-                        ));
+                        return Err(fail(SpecProblem::UnknownKey {
+                            word: word.clone(),
+                            key: key.to_string(),
+                        }));
                     }
                 }
             }
         }
         if out.clock.is_some() && out.movetime.is_some() {
-            return Err(format!(
-                "{flag}: both tc= and movetime= are set; expected at most one of them"
-            ));
+            return Err(fail(SpecProblem::TwoTimeLimits));
         }
         Ok(out)
     }
@@ -310,27 +347,28 @@ impl Words {
     }
 }
 
-/// Builds the engine specifications from the words of every `--engine` and of `--each`.
-pub fn parse_engines(engines: &[Vec<String>], each: &[String]) -> Result<Vec<EngineSpec>, String> {
-    let shared = Words::parse(each, "--each", true)?;
+/// Builds the engine specifications from the words of every engine and the words they
+/// share (the engine's own words override the shared ones).
+pub fn parse_engines(
+    engines: &[Vec<String>],
+    each: &[String],
+) -> Result<Vec<EngineSpec>, SpecError> {
+    let shared = Words::parse(each, WordsOf::Shared)?;
     let mut specs: Vec<EngineSpec> = Vec::new();
     for (i, words) in engines.iter().enumerate() {
-        let flag = format!("--engine #{}", i + 1);
-        let own = Words::parse(words, &flag, false)?;
+        let of = WordsOf::Engine(i + 1);
+        let fail = |problem| SpecError { words: of, problem };
+        let own = Words::parse(words, of)?;
         let words = own.over(&shared);
         let Some(cmd) = words.cmd else {
-            return Err(format!(
-                "{flag}: missing cmd=; expected cmd=PATH of an engine program, or cmd=random"
-            ));
+            return Err(fail(SpecProblem::MissingCmd));
         };
         let command = if cmd == RANDOM_COMMAND {
             Launcher::Random
         } else {
             let path = PathBuf::from(&cmd);
             if cmd.contains('/') && words.dir.is_none() && !path.exists() {
-                return Err(format!(
-                    "{flag} cmd={cmd}: no such file; expected the path of an engine program"
-                ));
+                return Err(fail(SpecProblem::NoSuchProgram { cmd }));
             }
             Launcher::Process {
                 cmd: path,
@@ -340,9 +378,7 @@ pub fn parse_engines(engines: &[Vec<String>], each: &[String]) -> Result<Vec<Eng
         };
         let name = words.name.unwrap_or_else(|| default_name(&command));
         if specs.iter().any(|s| s.name == name) {
-            return Err(format!(
-                "{flag}: the name `{name}` is already taken; expected a unique name= for every engine"
-            ));
+            return Err(fail(SpecProblem::NameTaken { name }));
         }
         specs.push(EngineSpec {
             name,
@@ -376,11 +412,6 @@ fn default_name(command: &Launcher) -> String {
     }
 }
 
-/// A positive whole number.
-fn parse_positive<T: std::str::FromStr + PartialOrd + Default>(text: &str) -> Option<T> {
-    text.parse::<T>().ok().filter(|n| *n > T::default())
-}
-
 /// A positive number of milliseconds.
 fn parse_millis(text: &str) -> Option<Duration> {
     parse_positive::<u64>(text).map(Duration::from_millis)
@@ -391,64 +422,12 @@ fn parse_millis_or_zero(text: &str) -> Option<Duration> {
     text.parse::<u64>().ok().map(Duration::from_millis)
 }
 
-/// A non-negative number of seconds with at most millisecond precision.
-fn parse_seconds(text: &str) -> Option<Duration> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
-        return None;
-    }
-    let value: f64 = text.parse().ok()?;
-    (value.is_finite() && value < 1e9)
-        .then(|| Duration::from_millis((value * 1000.0).round() as u64))
-}
-
-/// Reads `S`, `S+INC`, `M/S` or `M/S+INC`: seconds, increment in seconds, moves per period;
-/// the base time and the moves per period must be positive.
-pub fn parse_clock(text: &str) -> Option<Clock> {
-    let (moves, rest) = match text.split_once('/') {
-        Some((moves, rest)) => (Some(parse_positive::<u32>(moves)?), rest),
-        None => (None, text),
-    };
-    let (base, increment) = match rest.split_once('+') {
-        Some((base, inc)) => (parse_seconds(base)?, parse_seconds(inc)?),
-        None => (parse_seconds(rest)?, Duration::ZERO),
-    };
-    (!base.is_zero()).then_some(Clock {
-        moves,
-        base,
-        increment,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_string).collect()
-    }
-
-    #[test]
-    fn clocks_parse_with_and_without_increment() {
-        let c = parse_clock("10+0.1").unwrap();
-        assert_eq!(c.base, Duration::from_secs(10));
-        assert_eq!(c.increment, Duration::from_millis(100));
-        assert_eq!(c.to_string(), "10+0.1");
-        assert_eq!(parse_clock("2.5").unwrap().to_string(), "2.5");
-        let c = parse_clock("40/60+0.5").unwrap();
-        assert_eq!(c.moves, Some(40));
-        assert_eq!(c.base, Duration::from_secs(60));
-        assert_eq!(c.to_string(), "40/60+0.5");
-        assert_eq!(parse_clock("40/60").unwrap().to_string(), "40/60");
-        assert_eq!(c.moves_to_go(0), Some(40));
-        assert_eq!(c.moves_to_go(39), Some(1));
-        assert_eq!(c.moves_to_go(40), Some(40));
-        assert!(c.period_ends(40) && !c.period_ends(39) && !c.period_ends(0));
-        for bad in [
-            "", "+1", "abc", "10+", "0+1", "-1+0", "1e3", "10+x", "NaN", "0/60", "40/", "/60",
-            "x/60", "40/0",
-        ] {
-            assert!(parse_clock(bad).is_none(), "{bad} should be rejected");
-        }
     }
 
     #[test]
@@ -484,7 +463,9 @@ mod tests {
     fn bad_words_name_the_argument_and_what_was_expected() {
         let err = |engines: &[&str], each: &str| {
             let engines: Vec<Vec<String>> = engines.iter().map(|e| words(e)).collect();
-            parse_engines(&engines, &words(each)).unwrap_err()
+            parse_engines(&engines, &words(each))
+                .unwrap_err()
+                .to_string()
         };
         let e = err(&["name=a cmd=random speed=3"], "");
         assert!(
@@ -493,6 +474,10 @@ mod tests {
         );
         let e = err(&["name=a"], "");
         assert!(e.contains("missing cmd=") && e.contains("#1"), "{e}");
+        assert_eq!(
+            e,
+            "engine #1: missing cmd=; expected cmd=PATH of an engine program, or cmd=random"
+        );
         let e = err(&["cmd=random tc=fast"], "");
         assert!(
             e.contains("tc=fast") && e.contains("such as tc=10+0.1"),
@@ -500,8 +485,14 @@ mod tests {
         );
         let e = err(&["cmd=random", "cmd=random"], "");
         assert!(e.contains("already taken"), "{e}");
-        let e = err(&["cmd=random"], "name=x");
-        assert!(e.contains("--each name=x"), "{e}");
+        let shared = parse_engines(&[words("cmd=random")], &words("name=x")).unwrap_err();
+        assert_eq!(shared.words, WordsOf::Shared);
+        assert_eq!(
+            shared.problem,
+            SpecProblem::SharedName {
+                value: "x".to_string()
+            }
+        );
         let e = err(&["cmd=random depth=0"], "");
         assert!(e.contains("depth=0") && e.contains("positive"), "{e}");
         let e = err(&["cmd=/no/such/engine"], "");

@@ -17,7 +17,7 @@ pub struct Tally {
     pub draws: u64,
     /// Games lost.
     pub losses: u64,
-    /// Game pairs per category, indexed by [`super::LL`]..=[`super::WW`].
+    /// Game pairs per category, indexed from LL (0) to WW (4), as [`super::PENTA_NAMES`] names them.
     pub penta: [u64; 5],
 }
 
@@ -148,7 +148,7 @@ impl AddAssign<&Tally> for Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::stats::pentanomial::{DD_WL, LL, WW};
+    use crate::stats::pentanomial::{DD_WL, LL, WW};
     use GameResult::{Draw, Loss, Win};
 
     #[test]

@@ -56,6 +56,8 @@ pub struct MockBehaviour {
     pub grandchild: Option<PathBuf>,
     /// Be that child: ignore SIGTERM and sleep.
     pub linger: bool,
+    /// The arguments that run this program as that child (the command line's words).
+    pub linger_args: Vec<String>,
     /// At `quit`, flood `info` lines instead of exiting.
     pub flood_at_quit: bool,
 }
@@ -85,12 +87,12 @@ fn flood() -> i32 {
 }
 
 /// Starts the lingering child, detached from the mock's pipes.
-fn leave_grandchild(pid_file: &PathBuf) {
+fn leave_grandchild(pid_file: &PathBuf, args: &[String]) {
     let Ok(exe) = std::env::current_exe() else {
         return;
     };
     let started = std::process::Command::new(exe)
-        .args(["mock-engine", "--linger"])
+        .args(args)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -133,7 +135,7 @@ pub fn run_mock(behaviour: &MockBehaviour) -> i32 {
         }
     }
     if let Some(path) = &behaviour.grandchild {
-        leave_grandchild(path);
+        leave_grandchild(path, &behaviour.linger_args);
     }
     if behaviour.exit_at_once {
         eprintln!("mock: exiting at once");

@@ -7,16 +7,17 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, BufWriter, Read as _, Write};
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::files::{SharedLog, open_log};
+use super::exit::{ExitReport, exit_status_without_reaping};
+use super::log::EngineLog;
 use super::signals;
-use super::traffic::{Direction, TrafficLog};
+use crate::protocol::{Direction, MAX_LINE_BYTES};
 
 /// Makes the child the leader of its own process group, so that killing the group kills
 /// what the engine started too. On Linux the child also gets `PR_SET_PDEATHSIG`, so that
@@ -45,10 +46,6 @@ fn own_process_group_dying_with_the_arena(command: &mut Command) {
     command.process_group(0);
 }
 
-/// Longest output line accepted; a longer one is reported as [`Read::TooLong`] and its
-/// tail is skipped up to the next line ending.
-pub const MAX_LINE: usize = 64 * 1024;
-
 /// Output lines queued between the reader thread and the arena; when the queue is full
 /// the reader stops reading and the engine blocks on its pipe.
 const LINE_QUEUE: usize = 256;
@@ -59,51 +56,34 @@ const TOO_LONG_SHOWN: usize = 80;
 /// Lines of stderr kept to explain a crash.
 const STDERR_TAIL: usize = 4;
 
-/// The result of waiting for a line from an engine.
+/// What waiting for a line from an engine gave. Lines longer than the protocol's
+/// [`MAX_LINE_BYTES`] are reported as [`Received::TooLong`] and skipped to their end.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum Read {
-    /// A line, without its line ending, and when the reader thread received it.
-    Line(String, Instant),
-    /// A line longer than [`MAX_LINE`] bytes: its first characters, and when it began.
-    TooLong(String, Instant),
+pub enum Received {
+    /// A line, without its line ending.
+    Line {
+        /// The line.
+        text: String,
+        /// When the reader thread received it.
+        at: Instant,
+    },
+    /// A line longer than [`MAX_LINE_BYTES`] bytes.
+    TooLong {
+        /// Its first characters.
+        start: String,
+        /// When it began.
+        at: Instant,
+    },
     /// The deadline passed without a line.
     Timeout,
     /// The engine closed its output: it exited or crashed.
     Closed,
 }
 
-/// The shared log file for engine stderr and process events; cheap to clone.
-#[derive(Clone, Default)]
-pub struct EngineLog(Option<SharedLog>, TrafficLog);
-
-impl EngineLog {
-    /// A log writing to `path` (appending when `append`), or a log that discards everything.
-    pub fn open(path: Option<&Path>, append: bool) -> Result<EngineLog, String> {
-        Ok(EngineLog(
-            open_log("--log", path, append)?,
-            TrafficLog::default(),
-        ))
-    }
-
-    /// The same log, with the protocol traffic going to `traffic`.
-    pub fn with_traffic(self, traffic: TrafficLog) -> EngineLog {
-        EngineLog(self.0, traffic)
-    }
-
-    /// Appends one line.
-    pub fn line(&self, text: &str) {
-        if let Some(file) = &self.0 {
-            let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
-            // A failing log must not stop the tournament.
-            let _ = writeln!(file, "{text}");
-        }
-    }
-}
-
 /// How to start an engine program.
-#[derive(Clone, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Launch {
-    /// The engine's name, for the log.
+    /// The engine's name, for the logs.
     pub name: String,
     /// The program.
     pub cmd: PathBuf,
@@ -113,13 +93,14 @@ pub struct Launch {
     pub dir: Option<PathBuf>,
 }
 
-/// A running engine program.
+/// A running engine program: a line transport, which knows nothing of the protocol (the
+/// conversation is [`super::EngineClient`]'s).
 pub struct EngineProcess {
     name: String,
     child: Child,
     pid: i32,
     stdin: Option<BufWriter<ChildStdin>>,
-    lines: Receiver<Read>,
+    lines: Receiver<Received>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
     /// Disconnects when the stderr thread has read everything.
     stderr_done: Receiver<()>,
@@ -128,8 +109,39 @@ pub struct EngineProcess {
 
 impl EngineProcess {
     /// Starts the program with piped stdin/stdout, stderr to the log, in its own process
-    /// group, and set to die with the arena.
+    /// group, and set to die with this process. The program is started by a launcher
+    /// thread that lives as long as the process: on Linux the engine's death signal
+    /// fires when the *thread* that started it ends, so an engine started from a
+    /// short-lived thread would be killed with it.
     pub fn spawn(launch: &Launch, log: &EngineLog) -> io::Result<EngineProcess> {
+        type SpawnRequest = (Launch, EngineLog, Sender<io::Result<EngineProcess>>);
+        static LAUNCHER: OnceLock<Mutex<Sender<SpawnRequest>>> = OnceLock::new();
+        let launcher = LAUNCHER.get_or_init(|| {
+            let (tx, rx) = mpsc::channel::<SpawnRequest>();
+            let started = thread::Builder::new()
+                .name("engine-launcher".to_string())
+                .spawn(move || {
+                    for (launch, log, reply) in rx {
+                        let _ = reply.send(EngineProcess::spawn_here(&launch, &log));
+                    }
+                });
+            if let Err(e) = started {
+                log::error!("cannot start the engine launcher thread: {e}");
+            }
+            Mutex::new(tx)
+        });
+        let gone = || io::Error::other("the engine launcher thread is gone");
+        let (reply, answer) = mpsc::channel();
+        launcher
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .send((launch.clone(), log.clone(), reply))
+            .map_err(|_| gone())?;
+        answer.recv().unwrap_or_else(|_| Err(gone()))
+    }
+
+    /// [`EngineProcess::spawn`] from the calling thread.
+    fn spawn_here(launch: &Launch, log: &EngineLog) -> io::Result<EngineProcess> {
         let mut command = Command::new(&launch.cmd);
         command
             .args(&launch.args)
@@ -198,7 +210,7 @@ impl EngineProcess {
             .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "stdin already closed"))?;
         for line in lines {
             log::debug!("{} < {line}", self.name);
-            self.log.1.line(&self.name, Direction::ToEngine, line);
+            self.log.traffic.line(&self.name, Direction::ToEngine, line);
             stdin.write_all(line.as_bytes())?;
             stdin.write_all(b"\n")?;
         }
@@ -207,69 +219,96 @@ impl EngineProcess {
 
     /// Waits until `deadline` for the next output line. A line that arrived after the
     /// deadline counts as a timeout, so a flood of output cannot hold a deadline open.
-    pub fn read_line(&mut self, deadline: Instant) -> Read {
+    pub fn read_line(&mut self, deadline: Instant) -> Received {
         let next = match self.lines.try_recv() {
-            Ok(read) => read,
-            Err(TryRecvError::Disconnected) => return Read::Closed,
+            Ok(received) => received,
+            Err(TryRecvError::Disconnected) => return Received::Closed,
             Err(TryRecvError::Empty) => {
                 let wait = deadline.saturating_duration_since(Instant::now());
                 match self.lines.recv_timeout(wait) {
-                    Ok(read) => read,
-                    Err(RecvTimeoutError::Timeout) => return Read::Timeout,
-                    Err(RecvTimeoutError::Disconnected) => return Read::Closed,
+                    Ok(received) => received,
+                    Err(RecvTimeoutError::Timeout) => return Received::Timeout,
+                    Err(RecvTimeoutError::Disconnected) => return Received::Closed,
                 }
             }
         };
         match next {
-            Read::Line(_, at) | Read::TooLong(_, at) if at > deadline => Read::Timeout,
-            Read::Line(line, at) => {
-                log::debug!("{} > {line}", self.name);
-                self.log.1.line(&self.name, Direction::FromEngine, &line);
-                Read::Line(line, at)
+            Received::Line { at, .. } | Received::TooLong { at, .. } if at > deadline => {
+                Received::Timeout
+            }
+            Received::Line { text, at } => {
+                note_line(&self.name, &self.log, &text);
+                Received::Line { text, at }
             }
             other => other,
         }
     }
 
-    /// Why the process went away, for a crash report: exit code or signal, and its last stderr lines.
+    /// Hands every later output line to `sink`, from a thread of its own, until `sink`
+    /// returns `false` or the output closes (then `sink` gets [`Received::Closed`] once).
+    /// Nothing polls: the thread blocks on the reader's channel. Afterwards
+    /// [`EngineProcess::read_line`] reports [`Received::Closed`] at once.
+    pub fn forward(&mut self, mut sink: impl FnMut(Received) -> bool + Send + 'static) {
+        let (_, closed) = mpsc::sync_channel(0);
+        let lines = std::mem::replace(&mut self.lines, closed);
+        let (name, log) = (self.name.clone(), self.log.clone());
+        let forwarding = thread::Builder::new()
+            .name(format!("{name}-forward"))
+            .spawn(move || {
+                for received in lines.iter() {
+                    if let Received::Line { text, .. } = &received {
+                        note_line(&name, &log, text);
+                    }
+                    if !sink(received) {
+                        return;
+                    }
+                }
+                sink(Received::Closed);
+            });
+        if let Err(e) = forwarding {
+            log::error!("cannot start the thread forwarding the engine's output: {e}");
+        }
+    }
+
+    /// Why the process went away: exit code or signal, and its last stderr line.
     ///
     /// The exited process is left a zombie until the drop, so that its process id (and
     /// process group id) cannot be taken by another process before its group is killed.
-    pub fn exit_report(&mut self) -> String {
+    pub fn exit_report(&mut self) -> ExitReport {
         // The output closes a moment before the process has exited; wait a little.
-        let mut status = None;
+        let mut ended = None;
         for _ in 0..100 {
             match exit_status_without_reaping(self.pid) {
-                Some(s) => {
-                    status = Some(s);
+                Some(e) => {
+                    ended = Some(e);
                     break;
                 }
                 None => thread::sleep(Duration::from_millis(2)),
             }
         }
-        let mut report = match status {
-            Some(Ended::Code(code)) => format!("exited with code {code}"),
-            Some(Ended::Signal(sig)) => format!("killed by signal {sig}"),
-            None => "closed its output".to_string(),
-        };
         // Its last words on stderr explain most crashes; they arrive until stderr closes.
         let _ = self.stderr_done.recv_timeout(Duration::from_millis(100));
         let tail = self.stderr_tail.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(last) = tail.back() {
-            report.push_str(&format!("; last stderr line: {last}"));
+        ExitReport {
+            ended,
+            last_stderr: tail.back().cloned(),
         }
-        report
     }
 
-    /// Asks the engine to quit, gives it `grace` to exit, then kills it.
-    pub fn quit(mut self, grace: Duration) {
-        if self.send(&["quit"]).is_ok() {
-            self.stdin = None;
-            let deadline = Instant::now() + grace;
-            while let Read::Line(..) | Read::TooLong(..) = self.read_line(deadline) {}
-        }
+    /// Closes the engine's input, gives it `grace` to exit (reading and dropping what it
+    /// still writes), then kills what is left of its process group.
+    pub fn close(mut self, grace: Duration) {
+        self.stdin = None;
+        let deadline = Instant::now() + grace;
+        while let Received::Line { .. } | Received::TooLong { .. } = self.read_line(deadline) {}
         // Drop kills whatever is left.
     }
+}
+
+/// A line received from engine `name`, into the debug log and the traffic log.
+fn note_line(name: &str, log: &EngineLog, text: &str) {
+    log::debug!("{name} > {text}");
+    log.traffic.line(name, Direction::FromEngine, text);
 }
 
 impl Drop for EngineProcess {
@@ -287,51 +326,10 @@ impl Drop for EngineProcess {
     }
 }
 
-/// How an exited process ended.
-enum Ended {
-    Code(i32),
-    Signal(i32),
-}
-
-/// The exit of process `pid` if it has exited, leaving it to be reaped later.
-#[cfg(target_os = "linux")]
-fn exit_status_without_reaping(pid: i32) -> Option<Ended> {
-    // SAFETY: a zeroed siginfo_t is a valid out-parameter for waitid.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    // SAFETY: waitid on our own child with WNOWAIT only reads its state; `info` is valid.
-    let r = unsafe {
-        libc::waitid(
-            libc::P_PID,
-            pid as libc::id_t,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        )
-    };
-    // SAFETY: si_pid and si_status are filled in by a successful waitid.
-    let (who, status) = unsafe { (info.si_pid(), info.si_status()) };
-    if r != 0 || who == 0 {
-        return None;
-    }
-    Some(if info.si_code == libc::CLD_EXITED {
-        Ended::Code(status)
-    } else {
-        Ended::Signal(status)
-    })
-}
-
-/// The exit of process `pid` if it has exited (other systems: a non-reaping check is not
-/// portable, so this only tells that it is gone).
-#[cfg(not(target_os = "linux"))]
-fn exit_status_without_reaping(pid: i32) -> Option<Ended> {
-    // SAFETY: signal 0 only checks that the process exists.
-    let gone = unsafe { libc::kill(pid, 0) } != 0;
-    gone.then_some(Ended::Code(-1))
-}
-
 /// The reader thread: stdout cut into lines, each stamped with the time its bytes were
-/// read, into the bounded channel. Lines longer than [`MAX_LINE`] are reported once and
+/// read, into the bounded channel. Lines longer than [`MAX_LINE_BYTES`] are reported once and
 /// skipped to their end; memory stays bounded however the engine writes.
-fn read_lines(mut stdout: impl io::Read, tx: SyncSender<Read>) {
+fn read_lines(mut stdout: impl io::Read, tx: SyncSender<Received>) {
     let mut chunk = vec![0u8; 16 * 1024];
     let mut line: Vec<u8> = Vec::with_capacity(256);
     let mut line_start = Instant::now();
@@ -355,14 +353,18 @@ fn read_lines(mut stdout: impl io::Read, tx: SyncSender<Read>) {
                 if line.is_empty() {
                     line_start = at;
                 }
-                let room = (MAX_LINE + 1).saturating_sub(line.len());
+                let room = (MAX_LINE_BYTES + 1).saturating_sub(line.len());
                 line.extend_from_slice(&body[..body.len().min(room)]);
-                if line.len() > MAX_LINE {
+                if line.len() > MAX_LINE_BYTES {
                     let shown: String = String::from_utf8_lossy(&line)
                         .chars()
                         .take(TOO_LONG_SHOWN)
                         .collect();
-                    if tx.send(Read::TooLong(shown, line_start)).is_err() {
+                    let too_long = Received::TooLong {
+                        start: shown,
+                        at: line_start,
+                    };
+                    if tx.send(too_long).is_err() {
                         return;
                     }
                     line.clear();
@@ -370,9 +372,13 @@ fn read_lines(mut stdout: impl io::Read, tx: SyncSender<Read>) {
                 }
             }
             if ends {
+                let text = finish_line(&mut line);
                 if !skipping
                     && tx
-                        .send(Read::Line(finish_line(&mut line), line_start))
+                        .send(Received::Line {
+                            text,
+                            at: line_start,
+                        })
                         .is_err()
                 {
                     return;
@@ -383,7 +389,11 @@ fn read_lines(mut stdout: impl io::Read, tx: SyncSender<Read>) {
         }
     }
     if !line.is_empty() && !skipping {
-        let _ = tx.send(Read::Line(finish_line(&mut line), line_start));
+        let text = finish_line(&mut line);
+        let _ = tx.send(Received::Line {
+            text,
+            at: line_start,
+        });
     }
 }
 
@@ -408,7 +418,7 @@ fn copy_stderr(
         buf.clear();
         match reader
             .by_ref()
-            .take(MAX_LINE as u64)
+            .take(MAX_LINE_BYTES as u64)
             .read_until(b'\n', &mut buf)
         {
             Ok(0) | Err(_) => return,
@@ -428,6 +438,7 @@ fn copy_stderr(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::Ended;
 
     fn shell(script: &str) -> EngineProcess {
         let launch = Launch {
@@ -447,21 +458,41 @@ mod tests {
     fn lines_timeouts_and_closing_are_told_apart() {
         let mut p = shell("read x; echo \"got $x\"; read y; echo 'bye' >&2; exit 3");
         p.send(&["hello"]).unwrap();
-        assert!(matches!(p.read_line(soon()), Read::Line(l, _) if l == "got hello"));
+        assert!(matches!(p.read_line(soon()), Received::Line { text: l, .. } if l == "got hello"));
         assert_eq!(
             p.read_line(Instant::now() + Duration::from_millis(20)),
-            Read::Timeout
+            Received::Timeout
         );
         p.send(&["go"]).unwrap();
-        assert_eq!(p.read_line(soon()), Read::Closed);
+        assert_eq!(p.read_line(soon()), Received::Closed);
         let report = p.exit_report();
-        assert!(report.contains("exited with code 3"), "{report}");
+        assert_eq!(report.ended, Some(Ended::Code(3)));
+        assert_eq!(
+            report.to_string(),
+            "exited with code 3; last stderr line: bye"
+        );
+    }
+
+    #[test]
+    fn forwarded_lines_arrive_in_order_and_the_end_once() {
+        let mut p = shell("echo one; echo two");
+        let (tx, rx) = mpsc::channel();
+        p.forward(move |received| tx.send(received).is_ok());
+        let texts: Vec<String> = rx
+            .iter()
+            .map(|received| match received {
+                Received::Line { text, .. } => text,
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(texts, ["one", "two", "Closed"]);
+        assert_eq!(p.read_line(soon()), Received::Closed);
     }
 
     #[test]
     fn dropping_kills_the_whole_process_group() {
         let mut p = shell("sleep 30 & echo $!; wait");
-        let Read::Line(child, _) = p.read_line(soon()) else {
+        let Received::Line { text: child, .. } = p.read_line(soon()) else {
             panic!("no pid from the shell");
         };
         let grandchild: i32 = child.trim().parse().unwrap();
@@ -490,9 +521,9 @@ mod tests {
         let mut lines = 0u64;
         loop {
             match p.read_line(deadline) {
-                Read::Line(..) => lines += 1,
+                Received::Line { .. } => lines += 1,
                 other => {
-                    assert_eq!(other, Read::Timeout);
+                    assert_eq!(other, Received::Timeout);
                     break;
                 }
             }
@@ -505,16 +536,20 @@ mod tests {
     #[test]
     fn a_line_too_long_is_reported_once_and_skipped_to_its_end() {
         let mut p = shell("head -c 70000 /dev/zero | tr '\\0' x; echo; echo next");
-        assert!(matches!(p.read_line(soon()), Read::TooLong(start, _) if start.starts_with("xxx")));
-        assert!(matches!(p.read_line(soon()), Read::Line(l, _) if l == "next"));
-        assert_eq!(p.read_line(soon()), Read::Closed);
+        assert!(
+            matches!(p.read_line(soon()), Received::TooLong { start, .. } if start.starts_with("xxx"))
+        );
+        assert!(matches!(p.read_line(soon()), Received::Line { text: l, .. } if l == "next"));
+        assert_eq!(p.read_line(soon()), Received::Closed);
     }
 
     #[test]
     fn invalid_utf8_and_carriage_returns_arrive_as_lines() {
         let mut p = shell("printf 'a\\r\\n\\377\\376\\n'");
-        assert!(matches!(p.read_line(soon()), Read::Line(l, _) if l == "a"));
-        assert!(matches!(p.read_line(soon()), Read::Line(l, _) if l.contains('\u{fffd}')));
-        assert_eq!(p.read_line(soon()), Read::Closed);
+        assert!(matches!(p.read_line(soon()), Received::Line { text: l, .. } if l == "a"));
+        assert!(
+            matches!(p.read_line(soon()), Received::Line { text: l, .. } if l.contains('\u{fffd}'))
+        );
+        assert_eq!(p.read_line(soon()), Received::Closed);
     }
 }
