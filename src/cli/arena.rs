@@ -62,7 +62,7 @@ pub fn arena_main() -> ExitCode {
                     print!("{}", finished.table());
                 }
                 eprintln!("slimetrail-arena: {}", super::arena_errors::arena_error(&e));
-                return ExitCode::from(signals::INTERRUPTED_EXIT_CODE as u8);
+                return ExitCode::from(signals::INTERRUPTED_EXIT_CODE);
             }
             other => other,
         },

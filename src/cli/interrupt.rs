@@ -4,8 +4,7 @@
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Exit status after Ctrl-C (128 + SIGINT, as shells report it).
-pub const INTERRUPTED_EXIT_CODE: u8 = 130;
+pub use crate::client::signals::INTERRUPTED_EXIT_CODE;
 
 /// Set by the Ctrl-C handler; the proof polls it like any stop request.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);

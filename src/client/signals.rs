@@ -20,7 +20,7 @@ const SAVE_GRACE: Duration = Duration::from_secs(10);
 static LIVE: Mutex<Option<HashSet<i32>>> = Mutex::new(None);
 
 /// Exit status after Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
-pub const INTERRUPTED_EXIT_CODE: i32 = 130;
+pub const INTERRUPTED_EXIT_CODE: u8 = 130;
 
 fn live() -> MutexGuard<'static, Option<HashSet<i32>>> {
     LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -121,7 +121,7 @@ pub fn install(notices: InterruptNotices) {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             kill_all();
             eprintln!("\n{}", notices.again);
-            std::process::exit(INTERRUPTED_EXIT_CODE);
+            std::process::exit(i32::from(INTERRUPTED_EXIT_CODE));
         }
         kill_all();
         let too_slow = notices.too_slow.clone();
@@ -131,7 +131,7 @@ pub fn install(notices: InterruptNotices) {
                 std::thread::sleep(SAVE_GRACE);
                 kill_all();
                 eprintln!("\n{too_slow}");
-                std::process::exit(INTERRUPTED_EXIT_CODE);
+                std::process::exit(i32::from(INTERRUPTED_EXIT_CODE));
             });
     });
     if let Err(e) = result {
@@ -147,7 +147,7 @@ pub fn install_exit(notice: String) {
     let result = ctrlc::set_handler(move || {
         kill_all();
         eprintln!("\n{notice}");
-        std::process::exit(INTERRUPTED_EXIT_CODE);
+        std::process::exit(i32::from(INTERRUPTED_EXIT_CODE));
     });
     if let Err(e) = result {
         log::warn!("cannot install the Ctrl-C handler: {e}; engines may outlive this process");

@@ -28,7 +28,7 @@ pub(super) enum Flow {
 }
 
 /// How long `quit` waits for a job that ignores `stop` before exiting anyway.
-const QUIT_GRACE: Duration = Duration::from_secs(2);
+const JOB_STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// The engine's state between commands.
 pub(super) struct Session {
@@ -161,13 +161,13 @@ impl Session {
     /// Stops any job, reports its result and waits for it (briefly) before exiting.
     pub fn finish(&mut self, inbox: &Receiver<Event>) {
         self.stop();
-        let deadline = Instant::now() + QUIT_GRACE;
+        let deadline = Instant::now() + JOB_STOP_GRACE;
         while self.job.is_some() {
             match inbox.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
                 Ok(Event::Done(done)) => self.finished(done),
                 Ok(_) => {}
                 Err(RecvTimeoutError::Timeout) => {
-                    log::error!("the job did not stop within {QUIT_GRACE:?}; exiting anyway");
+                    log::error!("the job did not stop within {JOB_STOP_GRACE:?}; exiting anyway");
                     return;
                 }
                 Err(RecvTimeoutError::Disconnected) => return,
