@@ -107,6 +107,10 @@ pub struct SolveArgs {
     /// by minimax over the split tree, and list the sub-problems still open.
     #[arg(long, value_name = "DIR")]
     pub merge: Option<PathBuf>,
+    /// With --merge: exit with success even when records are set aside,
+    /// conflict or contradict each other (the merge counts what they name as open).
+    #[arg(long, requires = "merge")]
+    pub ignore_conflicts: bool,
 }
 
 /// Why `slimetrail solve` cannot run.
@@ -122,6 +126,8 @@ pub enum SolveError {
     Proof(FlaggedProofError),
     /// The report cannot be written as JSON.
     Json(JsonError),
+    /// The merge found records it does not trust.
+    Untrusted(usize),
 }
 
 impl fmt::Display for SolveError {
@@ -138,6 +144,12 @@ impl fmt::Display for SolveError {
             ),
             SolveError::Proof(e) => e.fmt(f),
             SolveError::Json(e) => e.fmt(f),
+            SolveError::Untrusted(n) => write!(
+                f,
+                "the merge set aside {n} records, conflicts or contradictions (listed in its \
+                 report); expected results files that agree with the split and each other: \
+                 remove the lines named, or give --ignore-conflicts to accept the merge without them"
+            ),
         }
     }
 }
@@ -159,6 +171,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, SolveError> {
             print_json(&report).map_err(SolveError::Json)?;
         } else {
             print!("{report}");
+        }
+        if !report.problems.is_empty() && !args.ignore_conflicts {
+            return Err(SolveError::Untrusted(report.problems.len()));
         }
         return Ok(ExitCode::SUCCESS);
     }

@@ -14,8 +14,11 @@
 //!     the open sub-problems that still matter.
 //!
 //! [`Results`] reads every record with the file and line it came from, and counts
-//! the lines a kill cut short; nothing here names a command-line flag.
+//! the lines a kill cut short or that are damaged; [`check`] sets aside the records
+//! that do not fit the split or each other, before a shard or a merge trusts them.
+//! Nothing here names a command-line flag.
 
+mod check;
 mod error;
 mod merge_report;
 mod positions;
@@ -32,6 +35,7 @@ mod testing;
 mod tree;
 mod watch;
 
+pub use check::{Checked, Issue, RecordProblem, check};
 pub use error::ProofError;
 pub use merge_report::{MergeReport, MoveReport};
 pub use positions::{LineProblem, POSITIONS_FILE, PositionsError, Split};
