@@ -302,3 +302,84 @@ fn a_forged_loss_in_a_file_no_shard_writes_is_not_taken_for_proven() {
     assert!(ok, "{report}");
     assert_eq!(value(&report, "d4"), "win", "{report}");
 }
+
+#[test]
+fn a_certificate_of_a_merge_verifies_in_two_shards_and_a_forged_one_does_not() {
+    let dir = TempDir::new("trust-certificate");
+    let split = finished(&dir);
+    let cert = dir.file("cert.txt");
+    solve_ok(&["--merge", &split, "--certificate", &cert]);
+    let text = fs::read_to_string(&cert).expect("the certificate is written");
+    assert!(
+        text.starts_with(&format!(
+            "# slimetrail proof certificate 1\nroot {ROOT}\nverdict win\n. or d4\nd4 and\n"
+        )),
+        "{text}"
+    );
+    let mut leaves = 0;
+    for shard in ["1/2", "2/2"] {
+        let out = solve_ok(&["--verify-certificate", &cert, "--shard", shard]);
+        assert!(out.contains("the tree holds under the rules"), "{out}");
+        assert!(
+            out.contains(&format!("shard {shard}: ")) && out.contains("all confirmed"),
+            "{out}"
+        );
+        leaves += out.lines().filter(|l| l.starts_with("leaf ")).count();
+    }
+    assert_eq!(
+        leaves, 4,
+        "the seven replies to d4 are four positions up to mirror images"
+    );
+    // A reply left out: the tree is not complete.
+    let cut: String = text
+        .lines()
+        .filter(|l| !l.starts_with("d4-c3 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&cert, cut).unwrap();
+    let out = solve(&["--verify-certificate", &cert]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("node d4-c3 has no line: the tree is not complete"),
+        "{stderr}"
+    );
+    // Every sub-problem forged a loss for player 1, in the shards' own files: the
+    // records agree with each other, so the merge believes "player 2 wins"; the
+    // certificate of that verdict fails where a leaf is proved again.
+    let forged_dir = TempDir::new("trust-certificate-forged");
+    let forged_split = forged_dir.file("split");
+    solve_ok(&[
+        "--start",
+        "e5",
+        "--split",
+        "2",
+        "--split-nodes",
+        "0",
+        "--out",
+        &forged_split,
+    ]);
+    let lines: String = fs::read_to_string(forged_dir.path("split/positions.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|p| forged(p, "loss", None, "1/1") + "\n")
+        .collect();
+    fs::write(forged_dir.path("split/results-1-of-1.jsonl"), lines).unwrap();
+    let cert = forged_dir.file("cert.txt");
+    let (report, ok) = merge_json(&forged_split, &["--certificate", &cert]);
+    assert!(ok && report["winner"] == 2, "{report}");
+    let mut refuted = 0;
+    for shard in ["1/2", "2/2"] {
+        let out = solve(&["--verify-certificate", &cert, "--shard", shard]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() {
+            assert!(
+                stderr.contains("the certificate says loss, the solver proves win"),
+                "{stderr}"
+            );
+            refuted += 1;
+        }
+    }
+    assert!(refuted >= 1, "a forged leaf must fail the verification");
+}
