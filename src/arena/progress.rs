@@ -157,8 +157,8 @@ pub fn progress_line(
     if let Some(score) = tally.score() {
         line.push_str(&format!(" ({:.1}%)", score * 100.0));
     }
-    if let Some(e) = tally.elo() {
-        line.push_str(&format!(" Elo {}", e.describe("±", true)));
+    if let Some(text) = tally.elo().and_then(|e| e.describe_marked("±", true)) {
+        line.push_str(&format!(" Elo {text}"));
     }
     if let Some(text) = sprt.and_then(|s| sprt_line(s, &standings.sprt_pairs())) {
         line.push(' ');
@@ -215,6 +215,33 @@ mod tests {
             line.contains("LLR") && line.contains("over 1 pairs 0,0,0,0,1"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn no_elo_bound_is_shown_until_it_says_who_is_stronger() {
+        let mut s = Standings::new(vec!["a".into(), "b".into()]);
+        s.add(&report(0, ["a", "b"], 1));
+        let pace = Pace {
+            games: 0,
+            elapsed: Duration::ZERO,
+        };
+        // Once `Elo > -233.80`: true, but it reads as a claim.
+        let line = progress_line(&s, 40, None, pace);
+        assert_eq!(line, "[1/40] a vs b 1-0 (100.0%)");
+        for number in 1..12 {
+            let players = if number % 2 == 0 {
+                ["a", "b"]
+            } else {
+                ["b", "a"]
+            };
+            s.add(&report(
+                number,
+                players,
+                if number % 2 == 0 { 1 } else { 2 },
+            ));
+        }
+        let line = progress_line(&s, 40, None, pace);
+        assert!(line.contains("12-0 (100.0%) Elo > +"), "{line}");
     }
 
     #[test]

@@ -26,7 +26,7 @@ mod report;
 mod sprt;
 mod tally;
 
-pub use elo::{EloEstimate, two_decimals};
+pub use elo::{EloEstimate, Interval, two_decimals};
 pub use normalized::NormalizedElo;
 pub use pentanomial::{GameResult, PENTA_NAMES};
 pub use report::{PentaError, games_of_pairs, parse_penta, report, wdl_text};

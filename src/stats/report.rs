@@ -4,7 +4,7 @@
 
 use std::fmt::{self, Write as _};
 
-use super::{EloEstimate, NormalizedElo, PENTA_NAMES, Sprt, Tally, two_decimals};
+use super::{EloEstimate, Interval, NormalizedElo, PENTA_NAMES, Sprt, Tally, two_decimals};
 
 /// Width of the label column of the report.
 const LABEL_WIDTH: usize = 20;
@@ -171,12 +171,30 @@ fn elo_lines(
 ) {
     match estimate {
         Some(e) => {
-            let note = if e.elo == f64::INFINITY {
-                " (every point scored: the 95 % interval has no upper end)".to_string()
+            let mut notes = Vec::new();
+            if e.elo == f64::INFINITY {
+                notes.push("every point scored: the 95 % interval has no upper end");
             } else if e.elo == f64::NEG_INFINITY {
-                " (no point scored: the 95 % interval has no lower end)".to_string()
-            } else {
+                notes.push("no point scored: the 95 % interval has no lower end");
+            }
+            if !e.is_telling() {
+                notes.push("too few results to tell which side is stronger");
+            }
+            notes.extend(match e.interval {
+                Interval::Normal => None,
+                Interval::Wilson => Some(
+                    "Wilson score interval: the normal one, cutechess's, reaches past a \
+                     score of 0 or 1",
+                ),
+                Interval::Floor => Some(
+                    "Wilson interval with a variance floor: every result was the same, \
+                     where the normal interval has no width",
+                ),
+            });
+            let note = if notes.is_empty() {
                 String::new()
+            } else {
+                format!(" ({})", notes.join("; "))
             };
             line(&format!("{prefix}elo"), format!("{e}{note}"));
             line(&format!("{prefix}los"), format!("{:.2} %", e.los_percent()));
