@@ -222,7 +222,15 @@ fn inconsistent_pairs_are_reported_with_a_warning() {
 #[test]
 fn pair_counts_alone_are_enough() {
     // Fishtest users hold pentanomial counts only.
-    let out = stats(&["--penta", "2,0,27,0,66", "--elo0", "0", "--elo1", "5"]);
+    let out = stats(&[
+        "--penta",
+        "2,0,27,0,66",
+        "--elo0",
+        "0",
+        "--elo1",
+        "5",
+        "--draws-possible",
+    ]);
     assert!(field(&out, "games").contains("cannot be split"), "{out}");
     assert!(
         field(&out, "elo").starts_with("n/a (the DD+WL pairs"),
@@ -243,6 +251,25 @@ fn pair_counts_alone_are_enough() {
     let out = stats(&["--penta", "1,0,0,0,2"]);
     assert_eq!(field(&out, "games"), "6: 4 wins, 0 draws, 2 losses");
     rejects(&[], "expected game counts --wins W --losses L");
+}
+
+#[test]
+fn pair_counts_of_a_game_without_draws_fix_the_games() {
+    // Slime Trail has no draws: a DD+WL pair is a win and a loss (once `n/a`, "cannot be
+    // split from pair counts").
+    let out = stats(&["--penta", "0,0,5,0,15", "--elo0", "0", "--elo1", "50"]);
+    assert_eq!(field(&out, "games"), "40: 35 wins, 0 draws, 5 losses");
+    assert!(field(&out, "elo").starts_with("338.04 +/- "), "{out}");
+    assert!(field(&out, "los").ends_with(" %"), "{out}");
+    assert!(!field(&out, "normalized elo").starts_with("n/a"), "{out}");
+    assert!(field(&out, "llr").parse::<f64>().is_ok(), "{out}");
+    assert!(!out.contains("n/a"), "{out}");
+    // Pairs with a draw cannot come from such a game.
+    let err = rejects(&["--penta", "0,1,5,0,15"], "--draws-possible");
+    assert!(err.contains("LD"), "{err}");
+    // Other games: the DD+WL pairs may be two draws.
+    let out = stats(&["--penta", "0,0,5,0,15", "--draws-possible"]);
+    assert!(field(&out, "games").contains("cannot be split"), "{out}");
 }
 
 #[test]
