@@ -201,10 +201,25 @@ fn sprt_stops_when_a_bound_is_crossed() {
         text(&out.stderr).contains("LLR"),
         "the progress line shows the LLR"
     );
-    assert!(
-        text(&out.stdout).contains("H1 accepted"),
-        "{}",
-        text(&out.stdout)
+    // The end says the test decided, not "Standings after 42 of 100000 games" as if the
+    // run had been cut short.
+    let stdout = text(&out.stdout);
+    let decided_pairs: u64 = s["sprt"]["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    let bound = s["sprt"]["bounds"][1].as_f64().unwrap();
+    let head = format!(
+        "SPRT: H1 accepted after {} games (LLR {llr:.2} ≥ {bound:.2})",
+        2 * decided_pairs
     );
+    assert!(stdout.starts_with(&head), "{head} in\n{stdout}");
+    assert!(!stdout.contains("of 100000 games"), "{stdout}");
+    // The last progress line has no time left.
+    let stderr = text(&out.stderr);
+    let last = stderr.lines().rfind(|l| l.starts_with('[')).unwrap();
+    assert!(!last.contains("ETA") && last.contains("games/s"), "{last}");
     assert_all_gone(&all_pids(&dir));
 }

@@ -237,16 +237,43 @@ pub fn sprt_line(sprt: &Sprt, pairs: &Tally) -> Option<String> {
     ))
 }
 
+/// The table's first line: `SPRT: H1 accepted after 42 games (LLR 2.95 ≥ 2.94)` once the
+/// SPRT has decided, else `Standings after 12 of 40 games`.
+fn headline(standings: &Standings, scheduled: usize, sprt: Option<&Sprt>) -> String {
+    let Some(sprt) = sprt.filter(|_| standings.sprt_decided()) else {
+        return format!("Standings after {} of {scheduled} games", standings.games());
+    };
+    let pairs = standings.sprt_pairs();
+    let llr = sprt.llr_pentanomial(&pairs);
+    let (lower, upper) = sprt.bounds();
+    let decision = sprt.decide(llr);
+    let (relation, bound) = if decision == SprtDecision::AcceptH0 {
+        ("≤", lower)
+    } else {
+        ("≥", upper)
+    };
+    let decided_games = 2 * pairs.pairs() as usize;
+    let mut line = format!(
+        "SPRT: {decision} after {decided_games} games (LLR {} {relation} {})",
+        two_decimals(llr),
+        two_decimals(bound)
+    );
+    if standings.games() > decided_games {
+        let _ = write!(
+            line,
+            "; {} games played, with the pairs begun before it decided",
+            standings.games()
+        );
+    }
+    line
+}
+
 /// The final table, as printed on stdout.
 pub fn table(standings: &Standings, scheduled: usize, sprt: Option<&Sprt>) -> String {
     let names = standings.engines();
     let width = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Standings after {} of {scheduled} games",
-        standings.games()
-    );
+    let _ = writeln!(out, "{}", headline(standings, scheduled, sprt));
     let header = format!(
         "{:>6} {:>5} {:>5} {:>7} {:>18} {:>7}",
         "Games", "W", "L", "Score", "Elo ± 95%", "LOS"
