@@ -11,7 +11,8 @@
 //! - `state` and `records`: the state file (the source of truth, for `--resume`) and the
 //!   PGN file kept in agreement with it; `files`: writes that cannot be half done.
 //! - `summary`, `json_game` and `progress`: the standings, the JSON summary and the
-//!   progress line; `merge`: shards of one tournament combined.
+//!   progress line; `merge`: shards of one tournament combined; `replay`: a saved game's
+//!   result checked against its moves.
 //! - `defaults`: what a tournament is when its arguments leave something out.
 //! - `error`: why a tournament could not be set up, run or summed up.
 
@@ -27,6 +28,7 @@ mod openings;
 mod player;
 mod progress;
 mod records;
+mod replay;
 mod schedule;
 mod settings;
 mod state;
