@@ -111,7 +111,32 @@ fn damaged_or_forged_state_lines_are_refused_naming_file_line_and_problem() {
         l[4] = game.to_string();
         l
     };
+    // Issue 27: a game that ends with player 1 entering a1 (or any game ended by the
+    // rules), its winner edited; the PGN inside still says the truth. Once accepted.
+    let (flipped_line, flipped) = {
+        let mut l = lines.clone();
+        let parsed: Vec<serde_json::Value> = l[1..]
+            .iter()
+            .map(|t| serde_json::from_str(t).unwrap())
+            .collect();
+        let ended = |g: &serde_json::Value| g["termination"] == "goal-reached";
+        let into_a1 = |g: &serde_json::Value| {
+            ended(g) && g["winner"] == 1 && g["moves"].as_array().unwrap().last().unwrap() == "a1"
+        };
+        let i = parsed
+            .iter()
+            .position(into_a1)
+            .or_else(|| parsed.iter().position(ended))
+            .unwrap();
+        let mut game = parsed[i].clone();
+        let winner = game["winner"].as_u64().unwrap();
+        game["winner"] = (3 - winner).into();
+        l[i + 1] = game.to_string();
+        (i + 2, l)
+    };
+    let flipped_problem = "by goal-reached saved, but the moves end the game with winner";
     for (name, damaged, line, problem) in [
+        ("flipped", flipped, flipped_line, flipped_problem),
         ("winner", forged_winner, 3, "winner 7"),
         ("duplicate", duplicated, 6, "second time"),
         (
