@@ -222,6 +222,14 @@ fn sprt_stops_when_a_bound_is_crossed() {
     let last = stderr.lines().rfind(|l| l.starts_with('[')).unwrap();
     assert!(!last.contains("ETA") && last.contains("games/s"), "{last}");
     assert_all_gone(&all_pids(&dir));
+    // A decided SPRT is a finished tournament: the same command line runs again.
+    let again = run(&dir, &args);
+    let err = text(&again.stderr);
+    assert!(again.status.success(), "{err}");
+    assert!(
+        err.contains("st.finished-1.jsonl") && err.contains("s.finished-1.json"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -257,10 +265,7 @@ fn merge_refuses_duplicate_overlapping_foreign_and_forged_shards() {
         ),
         (
             "sh1.json foreign.json",
-            &[
-                "different tournaments",
-                "engine commands, options or limits differ",
-            ],
+            &["different tournaments", "engine options or limits differ"],
         ),
     ] {
         let out = run(&dir, &words(&format!("merge {files}")));

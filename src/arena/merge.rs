@@ -237,7 +237,7 @@ pub fn read_results(path: &Path) -> Result<(Settings, Vec<GameReport>), MergeErr
 
 /// Combines the shards of one tournament: the settings of the whole schedule and every
 /// game once. Refuses a file given twice, two files of one shard, shards of different
-/// splits or tournaments, a game in two files, and a game its moves contradict.
+/// splits or tournaments (schedule, engine options and limits, SPRT), a game in two files, and a game its moves contradict.
 pub fn merge(paths: &[PathBuf]) -> Result<(Settings, Vec<GameReport>), MergeError> {
     let Some(first) = paths.first() else {
         return Err(MergeError::NoFiles);
@@ -255,8 +255,15 @@ pub fn merge(paths: &[PathBuf]) -> Result<(Settings, Vec<GameReport>), MergeErro
         seen.push(same_file);
         let (other, file_games) = read_results(path)?;
         let mismatch = settings.schedule_mismatch(&other).or_else(|| {
-            if other.engines != settings.engines {
-                Some(Mismatch::Engines)
+            // Commands may differ between machines; what the engines are told may not.
+            let told = |s: &Settings| {
+                s.engines
+                    .iter()
+                    .map(|e| (e.options.clone(), e.limits.clone()))
+                    .collect::<Vec<_>>()
+            };
+            if told(&other) != told(&settings) {
+                Some(Mismatch::EngineSettings)
             } else if other.sprt != settings.sprt {
                 Some(Mismatch::Sprt)
             } else {
