@@ -14,6 +14,7 @@ mod arena_config;
 mod arena_engines;
 mod arena_faults;
 mod arena_formats;
+mod arena_openings;
 mod arena_records;
 mod arena_resume;
 mod arena_stats;

@@ -65,8 +65,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub concurrency: Option<u64>,
     /// random:K (K random plies, never ending the game or stepping next to a goal) or
-    /// file=PATH [order=sequential|random] (a position string or move list per line) [default: random:2].
-    #[arg(long, value_name = "SPEC", num_args = 1..=2)]
+    /// file=PATH [format=pgn] [order=sequential|random] [plies=N] [start=N], as in
+    /// cutechess-cli: a position string or move list per line, or with format=pgn PGN
+    /// records whose moves are squares (the arena's own); plies=N cuts each opening to N
+    /// plies, start=N begins with the N-th [default: random:2].
+    #[arg(long, value_name = "SPEC", num_args = 1..)]
     pub openings: Vec<String>,
     /// Seed of random openings, shuffled opening files and random players.
     #[arg(long, value_name = "S", default_value_t = 1)]
