@@ -334,6 +334,27 @@ try:
     click("#import")
     wait("the position by one's own goal", lambda: sq_attr("b2", "aria-label").startswith("b2, snail") and human_turn())
     assert "wins at once" in sq_attr("a1", "aria-label"), sq_attr("a1", "aria-label")
+    # States the server may send, drawn by the page. The issue's 9x9 Level 10 case: the hint
+    # (d4) and the analysis's line (f6 g7 g8) disagree: one box, on the analysis's move, and
+    # words for why.
+    js("""window.realState = state;
+        const s = JSON.parse(JSON.stringify(state));
+        Object.assign(s, { width: 9, height: 9, start: 'e5', moves: [], redo: [], snail: 'e5',
+          slimed: [], legal: ['d4', 'e4', 'f4', 'd5', 'f5', 'd6', 'e6', 'f6'], to_move: 1,
+          over: null, players: ['human', 'engine'], level: 10, analysis: true, hint: 'd4',
+          notice: 'Hint: d4.', verdict: null, thinking: { purpose: 'analysis', depth: 20,
+          score: 'player 1 is better by 0.40 (estimate)', pv: ['f6', 'g7', 'g8'], nodes: 1000 } });
+        received(s);""")
+    boxed = js("return [...document.querySelectorAll('#board .sq.hint')].map((b) => b.dataset.sq);")
+    assert boxed == ["f6"], boxed
+    said = text("#announce")
+    assert "The hint d4 came from a short search" in said and "prefers f6" in said, said
+    # An engine without a Level option: a notice says so.
+    assert js("return document.getElementById('no-level').hidden;")
+    js("const s = JSON.parse(JSON.stringify(window.realState)); s.engine.levels = null; received(s);")
+    assert not js("return document.getElementById('no-level').hidden;")
+    js("received(window.realState);")
+    assert js("return document.getElementById('no-level').hidden;")
     # The dark scheme follows the system setting.
     cdp("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     rgb = js("return getComputedStyle(document.documentElement).backgroundColor.match(/\\d+/g).map(Number);")
