@@ -334,6 +334,22 @@ try:
     click("#import")
     wait("the position by one's own goal", lambda: sq_attr("b2", "aria-label").startswith("b2, snail") and human_turn())
     assert "wins at once" in sq_attr("a1", "aria-label"), sq_attr("a1", "aria-label")
+    # Issue 26's import: a game from a position string, exported and imported, keeps its slime.
+    set_record("7/7/2x4/2xs3/7/7/7 1 moves d3 c3")
+    click("#import")
+    wait("the position-string game", lambda: moves() == ["d3", "c3"] and human_turn())
+    click("#show-position")
+    assert js("return document.getElementById('record').value;") == "7/7/2x4/2xx3/2sx3/7/7 1"
+    click("#show-pgn")
+    set_record(js("return document.getElementById('record').value;"))
+    click("#new")
+    js("document.getElementById('newgame-ok').click();")
+    wait("a new game", lambda: moves() == [] and text("#announce") == "New game.")
+    click("#import")
+    wait("the PGN import", lambda: moves() == ["d3", "c3"] and human_turn())
+    click("#show-position")
+    got = js("return document.getElementById('record').value;")
+    assert got == "7/7/2x4/2xx3/2sx3/7/7 1", got
     # States the server may send, drawn by the page. The issue's 9x9 Level 10 case: the hint
     # (d4) and the analysis's line (f6 g7 g8) disagree: one box, on the analysis's move, and
     # words for why.
