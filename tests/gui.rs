@@ -1,7 +1,7 @@
 //! `slimetrail gui` without a browser: its HTTP API and Server-Sent Events stream, a
 //! whole game against Level 1, bad requests, the session cap, a crashing engine, and
-//! tabs that go away (no engine process may be left behind), page reloads, the pace of
-//! the engine's moves. The server's limits are in `gui_limits`.
+//! tabs that go away (no engine process may be left behind).
+//! The server's limits are in `gui_limits`, page reloads and the pace in `gui_pages`.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -181,7 +181,7 @@ impl Events {
     }
 }
 
-fn moves(state: &Value) -> Vec<String> {
+pub(crate) fn moves(state: &Value) -> Vec<String> {
     state["moves"]
         .as_array()
         .unwrap()
@@ -444,7 +444,7 @@ fn an_engine_crash_mid_game_keeps_the_game_and_restarts() {
 }
 
 /// A GUI whose engine is the mock engine with these flags; its pids go to `mock.pids`.
-fn with_mock(dir: &TempDir, gui_args: &[&str], flags: &[&str]) -> Gui {
+pub(crate) fn with_mock(dir: &TempDir, gui_args: &[&str], flags: &[&str]) -> Gui {
     let mut args: Vec<String> = gui_args.iter().map(|a| a.to_string()).collect();
     args.push("--engine".to_string());
     args.push(format!("cmd={ARENA}"));
@@ -561,64 +561,4 @@ fn twenty_sessions_opened_and_closed_leave_no_engine_process() {
         assert!(Instant::now() < deadline, "closed sessions stay open");
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-#[test]
-fn a_reloaded_page_gets_its_game_back_within_the_grace() {
-    let gui = Gui::start(&["--grace", "3"]);
-    let id = gui.open();
-    let mut events = gui.events(&id);
-    events.wait("the engine ready", |s| s["engine"]["status"] == "ready");
-    gui.ok(&id, "setoption name MoveTime value 50\nmove c3");
-    let replied = events.wait("the engine's move", |s| moves(s).len() == 2);
-    // The page reloads: its stream closes and a new one opens for the same session.
-    drop(events);
-    std::thread::sleep(Duration::from_millis(300));
-    let mut again = gui.events(&id);
-    let first = again.next();
-    assert_eq!(moves(&first), moves(&replied), "{first}");
-    assert_eq!(first["pgn"], replied["pgn"]);
-    // An id the server does not know is refused with a reason, as JSON.
-    let (status, body) = gui.raw("GET", "/api/sessions/0123abcd/events", "", b"");
-    assert_eq!(status, 404, "{body}");
-    let reply: Value = serde_json::from_str(&body).unwrap();
-    assert!(
-        reply["error"].as_str().unwrap().contains("no such session"),
-        "{reply}"
-    );
-    // Without a page for longer than the grace, the session ends.
-    drop(again);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while gui.sessions() > 0 {
-        assert!(Instant::now() < deadline, "the session outlives its grace");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let (status, _) = gui.raw("GET", &format!("/api/sessions/{id}/events"), "", b"");
-    assert_eq!(status, 404);
-}
-
-#[test]
-fn engine_moves_are_paced_so_that_a_person_can_follow_them() {
-    let dir = TempDir::new("gui-pace");
-    let gui = with_mock(&dir, &["--pace", "250"], &[]);
-    let id = gui.open();
-    let mut events = gui.events(&id);
-    events.wait("the engine ready", |s| s["engine"]["status"] == "ready");
-    let asked = Instant::now();
-    gui.ok(
-        &id,
-        "setoption name Player1 value engine\nsetoption name Player2 value engine\n\
-         setoption name MoveTime value 50\nnewgame size 5x5",
-    );
-    let over = events.wait("the end", |s| !s["over"].is_null());
-    let plies = moves(&over).len() as u32;
-    assert!(plies >= 2, "{over}");
-    // Each move after the first is shown no sooner than the pace after the one before:
-    // the whole game, seen from before it was asked for, takes at least that long.
-    let least = Duration::from_millis(250) * (plies - 1);
-    assert!(
-        asked.elapsed() >= least,
-        "{plies} plies in {:?}, expected at least {least:?}",
-        asked.elapsed()
-    );
 }

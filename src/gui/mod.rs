@@ -7,6 +7,7 @@ mod commands;
 mod error;
 mod game;
 mod http;
+mod inputs;
 mod jobs;
 mod listen;
 mod rooms;
