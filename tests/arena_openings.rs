@@ -85,6 +85,22 @@ fn pgn_records_are_openings_in_cutechess_terms() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(openings(&dir, "auto.json")[0], records[0][..5]);
+    // Records of games from a position string (SetUp and FEN tags) start where they did.
+    std::fs::write(dir.path("book.txt"), "7/7/7/3x3/2s4/7/7 2\n").unwrap();
+    let made = run(
+        &dir,
+        &randoms("--rounds 1 --openings file=book.txt --pgn set.pgn --state b.jsonl"),
+    );
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let out = run(
+        &dir,
+        &randoms("--rounds 1 --openings file=set.pgn plies=1 --json set.json --state c.jsonl"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for g in games(&summary(&dir.path("set.json"))) {
+        assert_eq!(g["start"], "7/7/7/3x3/2s4/7/7 2", "{g}");
+        assert_eq!(g["opening"].as_array().unwrap().len(), 1, "{g}");
+    }
 }
 
 #[test]
