@@ -22,6 +22,8 @@ mod cli_perft;
 mod cli_solve;
 mod cli_split;
 mod gui;
+mod gui_limits;
+mod gui_pages;
 mod known_values;
 mod opening_book;
 mod perft;

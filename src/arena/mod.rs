@@ -9,9 +9,11 @@
 //! - `tournament`: the run, with its workers; `game`: one game, its clocks and its
 //!   rules checks; `player`: the players, an engine through the client or the random one.
 //! - `state` and `records`: the state file (the source of truth, for `--resume`) and the
-//!   PGN file kept in agreement with it; `files`: writes that cannot be half done.
+//!   PGN file kept in agreement with it; `files`: writes that cannot be half done;
+//!   `rerun`: a finished tournament's files kept under new names for the next run.
 //! - `summary`, `json_game` and `progress`: the standings, the JSON summary and the
-//!   progress line; `merge`: shards of one tournament combined.
+//!   progress line; `merge`: shards of one tournament combined; `replay`: a saved game's
+//!   result checked against its moves.
 //! - `defaults`: what a tournament is when its arguments leave something out.
 //! - `error`: why a tournament could not be set up, run or summed up.
 
@@ -27,6 +29,8 @@ mod openings;
 mod player;
 mod progress;
 mod records;
+mod replay;
+mod rerun;
 mod schedule;
 mod settings;
 mod state;
