@@ -111,7 +111,32 @@ fn damaged_or_forged_state_lines_are_refused_naming_file_line_and_problem() {
         l[4] = game.to_string();
         l
     };
+    // Issue 27: a game that ends with player 1 entering a1 (or any game ended by the
+    // rules), its winner edited; the PGN inside still says the truth. Once accepted.
+    let (flipped_line, flipped) = {
+        let mut l = lines.clone();
+        let parsed: Vec<serde_json::Value> = l[1..]
+            .iter()
+            .map(|t| serde_json::from_str(t).unwrap())
+            .collect();
+        let ended = |g: &serde_json::Value| g["termination"] == "goal-reached";
+        let into_a1 = |g: &serde_json::Value| {
+            ended(g) && g["winner"] == 1 && g["moves"].as_array().unwrap().last().unwrap() == "a1"
+        };
+        let i = parsed
+            .iter()
+            .position(into_a1)
+            .or_else(|| parsed.iter().position(ended))
+            .unwrap();
+        let mut game = parsed[i].clone();
+        let winner = game["winner"].as_u64().unwrap();
+        game["winner"] = (3 - winner).into();
+        l[i + 1] = game.to_string();
+        (i + 2, l)
+    };
+    let flipped_problem = "by goal-reached saved, but the moves end the game with winner";
     for (name, damaged, line, problem) in [
+        ("flipped", flipped, flipped_line, flipped_problem),
         ("winner", forged_winner, 3, "winner 7"),
         ("duplicate", duplicated, 6, "second time"),
         (
@@ -143,22 +168,50 @@ fn damaged_or_forged_state_lines_are_refused_naming_file_line_and_problem() {
 #[test]
 fn saved_games_are_not_overwritten_and_a_missing_state_is_not_resumed() {
     let dir = TempDir::new("arena-records-overwrite");
-    let args = randoms("--rounds 2 --state st.jsonl");
+    let args = randoms("--rounds 2 --state st.jsonl --pgn g.pgn");
     assert!(run(&dir, &args).status.success());
     let saved = std::fs::read_to_string(dir.path("st.jsonl")).unwrap();
+    let records = std::fs::read_to_string(dir.path("g.pgn")).unwrap();
+    // A finished tournament is kept under a new name, and the rerun starts (once it
+    // stopped on the state file, as if it were an interrupted run).
+    let rerun = run(&dir, &args);
+    let err = text(&rerun.stderr);
+    assert!(rerun.status.success(), "{err}");
+    assert!(
+        err.contains("st.jsonl") && err.contains("st.finished-1.jsonl"),
+        "{err}"
+    );
+    assert!(err.contains("g.finished-1.pgn"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path("st.finished-1.jsonl")).unwrap(),
+        saved
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path("g.finished-1.pgn")).unwrap(),
+        records
+    );
+    assert_eq!(state_games(&dir.path("st.jsonl")).len(), 12);
+    // The next rerun takes the next free name.
+    assert!(run(&dir, &args).status.success());
+    assert!(dir.path("st.finished-2.jsonl").exists());
+    // An unfinished one is never overwritten without --force.
+    let unfinished: Vec<&str> = saved.lines().take(6).collect();
+    let unfinished = unfinished.join("\n") + "\n";
+    std::fs::write(dir.path("st.jsonl"), &unfinished).unwrap();
     let rerun = run(&dir, &args);
     let err = text(&rerun.stderr);
     assert!(!rerun.status.success(), "a rerun overwrote saved games");
     assert!(
-        err.contains("holds 12 finished games")
+        err.contains("holds 5 finished games")
             && err.contains("--resume")
             && err.contains("--force"),
         "{err}"
     );
     assert_eq!(
         std::fs::read_to_string(dir.path("st.jsonl")).unwrap(),
-        saved
+        unfinished
     );
+    assert!(!dir.path("st.finished-3.jsonl").exists());
     let mut forced = args.clone();
     forced.push("--force".to_string());
     assert!(run(&dir, &forced).status.success());

@@ -172,7 +172,7 @@ fn shards_merge_into_the_whole_tournament() {
     assert!(!bad.status.success());
     let err = text(&bad.stderr);
     assert!(
-        err.contains("different schedules") && err.contains("seed differ"),
+        err.contains("different tournaments") && err.contains("seed differ"),
         "{err}"
     );
 }
@@ -201,10 +201,109 @@ fn sprt_stops_when_a_bound_is_crossed() {
         text(&out.stderr).contains("LLR"),
         "the progress line shows the LLR"
     );
-    assert!(
-        text(&out.stdout).contains("H1 accepted"),
-        "{}",
-        text(&out.stdout)
+    // The end says the test decided, not "Standings after 42 of 100000 games" as if the
+    // run had been cut short.
+    let stdout = text(&out.stdout);
+    let decided_pairs: u64 = s["sprt"]["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    let bound = s["sprt"]["bounds"][1].as_f64().unwrap();
+    let head = format!(
+        "SPRT: H1 accepted after {} games (LLR {llr:.2} ≥ {bound:.2})",
+        2 * decided_pairs
     );
+    assert!(stdout.starts_with(&head), "{head} in\n{stdout}");
+    assert!(!stdout.contains("of 100000 games"), "{stdout}");
+    // The last progress line has no time left.
+    let stderr = text(&out.stderr);
+    let last = stderr.lines().rfind(|l| l.starts_with('[')).unwrap();
+    assert!(!last.contains("ETA") && last.contains("games/s"), "{last}");
     assert_all_gone(&all_pids(&dir));
+    // A decided SPRT is a finished tournament: the same command line runs again.
+    let again = run(&dir, &args);
+    let err = text(&again.stderr);
+    assert!(again.status.success(), "{err}");
+    assert!(
+        err.contains("st.finished-1.jsonl") && err.contains("s.finished-1.json"),
+        "{err}"
+    );
+}
+
+#[test]
+fn merge_refuses_duplicate_overlapping_foreign_and_forged_shards() {
+    let dir = TempDir::new("arena-merge-refusals");
+    for k in 1..=2 {
+        let out = run(
+            &dir,
+            &random_pair(&format!("--rounds 2 --shard {k}/2 --json sh{k}.json")),
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let whole = run(&dir, &random_pair("--rounds 2 --json whole.json"));
+    assert!(whole.status.success(), "{}", text(&whole.stderr));
+    let foreign = run(
+        &dir,
+        &random_pair("--rounds 2 --shard 2/2 --each depth=3 --state f.jsonl --json foreign.json"),
+    );
+    assert!(foreign.status.success(), "{}", text(&foreign.stderr));
+    std::fs::copy(dir.path("sh1.json"), dir.path("copy.json")).unwrap();
+    let good = run(&dir, &words("merge sh1.json sh2.json"));
+    assert!(good.status.success(), "{}", text(&good.stderr));
+    // Once `merge sh1.json sh1.json` counted the shard twice: "after 6 of 12 games", exit 0.
+    for (files, needles) in [
+        ("sh1.json sh1.json", &["sh1.json", "given twice"][..]),
+        (
+            "sh1.json copy.json",
+            &["sh1.json", "copy.json", "both hold shard 1/2"],
+        ),
+        (
+            "whole.json sh1.json",
+            &["whole.json", "sh1.json", "shard 1/1", "shard 1/2"],
+        ),
+        (
+            "sh1.json foreign.json",
+            &["different tournaments", "engine options or limits differ"],
+        ),
+    ] {
+        let out = run(&dir, &words(&format!("merge {files}")));
+        let err = text(&out.stderr);
+        assert!(
+            !out.status.success(),
+            "merge {files}: {}",
+            text(&out.stdout)
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "merge {files}: {}",
+            text(&out.stdout)
+        );
+        for needle in needles {
+            assert!(err.contains(needle), "merge {files}: {needle} not in {err}");
+        }
+    }
+    // A game whose stored winner its moves contradict.
+    let mut forged = summary(&dir.path("sh2.json"));
+    let game = forged["games"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|g| g["termination"] == "goal-reached")
+        .unwrap();
+    let number = game["number"].as_u64().unwrap();
+    let winner = game["winner"].as_u64().unwrap();
+    game["winner"] = (3 - winner).into();
+    game["result"] = if winner == 1 { "0-1" } else { "1-0" }.into();
+    std::fs::write(dir.path("forged.json"), forged.to_string()).unwrap();
+    let out = run(&dir, &words("merge sh1.json forged.json"));
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "{}", text(&out.stdout));
+    assert!(
+        err.contains("forged.json")
+            && err.contains(&format!("game {number}"))
+            && err.contains(&format!("winner {} by goal-reached saved", 3 - winner)),
+        "{err}"
+    );
 }

@@ -60,9 +60,9 @@ fn rejects(args: &[&str], needle: &str) -> String {
 fn reference_elo_margin_and_los() {
     let out = stats(&["--wins", "136", "--losses", "96", "--draws", "111"]);
     assert_eq!(field(&out, "games"), "343: 136 wins, 111 draws, 96 losses");
-    // cutechess prints 40.70 +/- 30.43 from the normal interval; the arena's Wilson-type
-    // interval (finite for small and lopsided samples) is a tenth of an Elo narrower here.
-    assert_eq!(field(&out, "elo"), "40.70 +/- 30.33");
+    // cutechess prints 40.70 +/- 30.43 from the normal interval, and so does the arena
+    // (once 30.33, from a Wilson-type interval with a variance floor).
+    assert_eq!(field(&out, "elo"), "40.70 +/- 30.43");
     assert_eq!(field(&out, "los"), "99.60 %");
     assert_eq!(field(&out, "score"), "55.83 %");
     assert!(!out.contains("sprt") && !out.contains("pair"), "{out}");
@@ -212,13 +212,25 @@ fn inconsistent_pairs_are_reported_with_a_warning() {
          reporting both as given\n",
         "a plain warning, without a logger's prefix, singular where the count is 1"
     );
-    assert!(field(&out, "pair elo").starts_with("> "), "{out}");
+    // One won pair: no bound that reads as a claim.
+    assert!(
+        field(&out, "pair elo").starts_with("n/a, 95 % interval from -"),
+        "{out}"
+    );
 }
 
 #[test]
 fn pair_counts_alone_are_enough() {
     // Fishtest users hold pentanomial counts only.
-    let out = stats(&["--penta", "2,0,27,0,66", "--elo0", "0", "--elo1", "5"]);
+    let out = stats(&[
+        "--penta",
+        "2,0,27,0,66",
+        "--elo0",
+        "0",
+        "--elo1",
+        "5",
+        "--draws-possible",
+    ]);
     assert!(field(&out, "games").contains("cannot be split"), "{out}");
     assert!(
         field(&out, "elo").starts_with("n/a (the DD+WL pairs"),
@@ -242,6 +254,25 @@ fn pair_counts_alone_are_enough() {
 }
 
 #[test]
+fn pair_counts_of_a_game_without_draws_fix_the_games() {
+    // Slime Trail has no draws: a DD+WL pair is a win and a loss (once `n/a`, "cannot be
+    // split from pair counts").
+    let out = stats(&["--penta", "0,0,5,0,15", "--elo0", "0", "--elo1", "50"]);
+    assert_eq!(field(&out, "games"), "40: 35 wins, 0 draws, 5 losses");
+    assert!(field(&out, "elo").starts_with("338.04 +/- "), "{out}");
+    assert!(field(&out, "los").ends_with(" %"), "{out}");
+    assert!(!field(&out, "normalized elo").starts_with("n/a"), "{out}");
+    assert!(field(&out, "llr").parse::<f64>().is_ok(), "{out}");
+    assert!(!out.contains("n/a"), "{out}");
+    // Pairs with a draw cannot come from such a game.
+    let err = rejects(&["--penta", "0,1,5,0,15"], "--draws-possible");
+    assert!(err.contains("LD"), "{err}");
+    // Other games: the DD+WL pairs may be two draws.
+    let out = stats(&["--penta", "0,0,5,0,15", "--draws-possible"]);
+    assert!(field(&out, "games").contains("cannot be split"), "{out}");
+}
+
+#[test]
 fn small_and_lopsided_samples_print_no_nonsense() {
     for (wins, losses) in [("1", "1"), ("2", "8"), ("0", "1"), ("30", "1")] {
         let out = stats(&["--wins", wins, "--losses", losses]);
@@ -251,20 +282,37 @@ fn small_and_lopsided_samples_print_no_nonsense() {
             "{wins}-{losses}: {out}"
         );
     }
-    assert_eq!(
-        field(&stats(&["--wins", "1", "--losses", "1"]), "elo"),
-        "0.00 +/- 392.52"
+    // Where cutechess's normal interval reaches past a score of 0 (it prints nan), the
+    // Wilson interval, and the report says so.
+    for (wins, losses, figure) in [
+        ("1", "1", "0.00 +/- 392.52"),
+        ("2", "8", "-240.82 +/- 247.66"),
+    ] {
+        let out = stats(&["--wins", wins, "--losses", losses]);
+        let elo = field(&out, "elo");
+        assert!(
+            elo.starts_with(&format!("{figure} (Wilson score interval")),
+            "{out}"
+        );
+    }
+    // After one game won, no bound that reads as a claim (once `> -233.80`).
+    let out = stats(&["--wins", "1", "--losses", "0"]);
+    let elo = field(&out, "elo");
+    assert!(
+        elo.starts_with("n/a, 95 % interval from -233.80 up ("),
+        "{out}"
     );
-    assert_eq!(
-        field(&stats(&["--wins", "2", "--losses", "8"]), "elo"),
-        "-240.82 +/- 247.66"
+    assert!(
+        elo.contains("too few results") && !elo.contains('>'),
+        "{out}"
     );
     let out = stats(&["--wins", "3", "--losses", "3", "--penta", "0,0,3,0,0"]);
     let pair = field(&out, "pair elo");
     assert!(
-        pair.starts_with("0.00 +/- ") && !pair.ends_with(" 0.00"),
+        pair.starts_with("0.00 +/- ") && !pair.starts_with("0.00 +/- 0.00"),
         "{out}"
     );
+    assert!(pair.contains("variance floor"), "{out}");
     assert_eq!(field(&out, "games"), "6: 3 wins, 0 draws, 3 losses");
     assert_eq!(
         field(

@@ -1,6 +1,7 @@
 //! `slimetrail gui` without a browser: its HTTP API and Server-Sent Events stream, a
 //! whole game against Level 1, bad requests, the session cap, a crashing engine, and
 //! tabs that go away (no engine process may be left behind).
+//! The server's limits are in `gui_limits`, page reloads and the pace in `gui_pages`.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -13,15 +14,33 @@ use slimetrail::board::{Outcome, Position, Size};
 use crate::arena_support::{ARENA, ENGINE, TempDir};
 
 /// A running `slimetrail gui`, killed when dropped.
-struct Gui {
-    child: Child,
-    addr: String,
+pub(crate) struct Gui {
+    pub(crate) child: Child,
+    pub(crate) addr: String,
 }
 
 impl Gui {
-    fn start(args: &[&str]) -> Gui {
-        let mut child = Command::new(ENGINE)
-            .args(["gui", "--port", "0"])
+    /// `slimetrail gui` with `args`; engine moves are shown at once unless `--pace` says
+    /// otherwise.
+    pub(crate) fn start(args: &[&str]) -> Gui {
+        Gui::start_under(&[], args)
+    }
+
+    /// The server run by `wrapper` (such as `prlimit --nofile=N`), if not empty.
+    pub(crate) fn start_under(wrapper: &[&str], args: &[&str]) -> Gui {
+        let mut command = match wrapper.split_first() {
+            Some((program, rest)) => {
+                let mut c = Command::new(program);
+                c.args(rest).arg(ENGINE);
+                c
+            }
+            None => Command::new(ENGINE),
+        };
+        command.args(["gui", "--port", "0"]);
+        if !args.contains(&"--pace") {
+            command.args(["--pace", "0"]);
+        }
+        let mut child = command
             .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -41,7 +60,13 @@ impl Gui {
     }
 
     /// Sends a request with extra header lines; the status and the body.
-    fn raw(&self, method: &str, path: &str, headers: &str, body: &[u8]) -> (u16, String) {
+    pub(crate) fn raw(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &str,
+        body: &[u8],
+    ) -> (u16, String) {
         let mut stream = TcpStream::connect(&self.addr).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(20)))
@@ -68,34 +93,34 @@ impl Gui {
         (status, body)
     }
 
-    fn post(&self, path: &str, body: &str) -> (u16, Value) {
+    pub(crate) fn post(&self, path: &str, body: &str) -> (u16, Value) {
         let (status, body) = self.raw("POST", path, "", body.as_bytes());
         (status, serde_json::from_str(&body).unwrap_or(Value::Null))
     }
 
-    fn open(&self) -> String {
+    pub(crate) fn open(&self) -> String {
         let (status, reply) = self.post("/api/sessions", "");
         assert_eq!(status, 201, "{reply}");
         reply["id"].as_str().unwrap().to_string()
     }
 
-    fn command(&self, id: &str, lines: &str) -> (u16, Value) {
+    pub(crate) fn command(&self, id: &str, lines: &str) -> (u16, Value) {
         self.post(&format!("/api/sessions/{id}/commands"), lines)
     }
 
-    fn ok(&self, id: &str, lines: &str) {
+    pub(crate) fn ok(&self, id: &str, lines: &str) {
         let (status, reply) = self.command(id, lines);
         assert_eq!(status, 200, "{lines}: {reply}");
     }
 
-    fn sessions(&self) -> u64 {
+    pub(crate) fn sessions(&self) -> u64 {
         let (_, body) = self.raw("GET", "/api/health", "", b"");
         serde_json::from_str::<Value>(&body).unwrap()["sessions"]
             .as_u64()
             .unwrap()
     }
 
-    fn events(&self, id: &str) -> Events {
+    pub(crate) fn events(&self, id: &str) -> Events {
         let stream = TcpStream::connect(&self.addr).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(30)))
@@ -123,13 +148,13 @@ impl Drop for Gui {
 }
 
 /// The event stream of a session.
-struct Events {
+pub(crate) struct Events {
     reader: BufReader<TcpStream>,
 }
 
 impl Events {
     /// The next state sent.
-    fn next(&mut self) -> Value {
+    pub(crate) fn next(&mut self) -> Value {
         loop {
             let mut line = String::new();
             let n = self.reader.read_line(&mut line).unwrap();
@@ -141,7 +166,7 @@ impl Events {
     }
 
     /// The first state for which `until` holds, within a minute.
-    fn wait(&mut self, what: &str, until: impl Fn(&Value) -> bool) -> Value {
+    pub(crate) fn wait(&mut self, what: &str, until: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let state = self.next();
@@ -156,7 +181,7 @@ impl Events {
     }
 }
 
-fn moves(state: &Value) -> Vec<String> {
+pub(crate) fn moves(state: &Value) -> Vec<String> {
     state["moves"]
         .as_array()
         .unwrap()
@@ -347,8 +372,12 @@ fn bad_requests_get_errors_and_the_server_goes_on() {
     assert!(reply.starts_with("HTTP/1.1 403"), "{reply}");
     // Still serving, and the game unchanged.
     gui.ok(&id, "move c3");
-    // A position string imports.
-    gui.ok(&id, "position fen 7/7/7/3x3/1sx4/7/7 1 moves a2");
+    // A position string imports (player 2 human, so that no engine move follows it
+    // before the stream opens: Level 1 answers at once).
+    gui.ok(
+        &id,
+        "setoption name Player2 value human\nposition fen 7/7/7/3x3/1sx4/7/7 1 moves a2",
+    );
     let mut events = gui.events(&id);
     let state = events.next();
     assert_eq!(state["position"], "7/7/7/3x3/1xx4/s6/7 2", "{state}");
@@ -419,7 +448,7 @@ fn an_engine_crash_mid_game_keeps_the_game_and_restarts() {
 }
 
 /// A GUI whose engine is the mock engine with these flags; its pids go to `mock.pids`.
-fn with_mock(dir: &TempDir, gui_args: &[&str], flags: &[&str]) -> Gui {
+pub(crate) fn with_mock(dir: &TempDir, gui_args: &[&str], flags: &[&str]) -> Gui {
     let mut args: Vec<String> = gui_args.iter().map(|a| a.to_string()).collect();
     args.push("--engine".to_string());
     args.push(format!("cmd={ARENA}"));

@@ -90,6 +90,8 @@ pub enum FileAction {
     Truncate,
     /// Writing it anew from the state file.
     Rebuild,
+    /// Renaming it.
+    Rename,
 }
 
 impl fmt::Display for FileAction {
@@ -100,6 +102,7 @@ impl fmt::Display for FileAction {
             FileAction::Read => "read",
             FileAction::Write => "write",
             FileAction::Truncate => "truncate",
+            FileAction::Rename => "rename",
             FileAction::Rebuild => "rebuild",
         })
     }

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use super::replay::{ResultProblem, check_result};
 use super::schedule::Shard;
 use super::settings::{Mismatch, Settings};
 use super::state::read_state;
@@ -46,7 +47,7 @@ pub enum MergeError {
     },
     /// No files.
     NoFiles,
-    /// Two files of different schedules.
+    /// Two files of different tournaments (schedules, engines or SPRT).
     Schedules {
         /// The first file.
         first: PathBuf,
@@ -55,14 +56,48 @@ pub enum MergeError {
         /// How.
         mismatch: Mismatch,
     },
-    /// A game with different results in two files.
-    GameDiffers {
+    /// The same file given twice.
+    GivenTwice {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Two files of the same shard (copies, or a shard's summary and its state file).
+    SameShard {
+        /// The file read first.
+        first: PathBuf,
+        /// The other file.
+        other: PathBuf,
+        /// The shard both hold.
+        shard: Shard,
+    },
+    /// Two files of different splits of the schedule, whose games may overlap.
+    Splits {
+        /// The file read first.
+        first: PathBuf,
+        /// Its shard.
+        ours: Shard,
+        /// The other file.
+        other: PathBuf,
+        /// Its shard.
+        theirs: Shard,
+    },
+    /// A game in two files.
+    Overlap {
         /// The game number, from 0.
         number: usize,
         /// The file it was first read from.
         first: PathBuf,
-        /// The file with the other result.
+        /// The other file.
         other: PathBuf,
+    },
+    /// A game whose stored result its moves contradict.
+    Result {
+        /// The file.
+        path: PathBuf,
+        /// The game number, from 0.
+        number: usize,
+        /// How they disagree.
+        problem: ResultProblem,
     },
 }
 
@@ -104,21 +139,54 @@ impl fmt::Display for MergeError {
                 mismatch,
             } => write!(
                 f,
-                "merge: {} and {} come from different schedules ({mismatch}); expected shards of one tournament",
+                "merge: {} and {} come from different tournaments ({mismatch}); expected shards of one tournament",
                 first.display(),
                 other.display()
             ),
-            MergeError::GameDiffers {
+            MergeError::GivenTwice { path } => write!(
+                f,
+                "merge: {} is given twice; expected each shard once",
+                path.display()
+            ),
+            MergeError::SameShard {
+                first,
+                other,
+                shard,
+            } => write!(
+                f,
+                "merge: {} and {} both hold shard {shard}; expected each shard once (a copy, \
+                 or a shard's JSON summary with its state file, counts its games twice)",
+                first.display(),
+                other.display()
+            ),
+            MergeError::Splits {
+                first,
+                ours,
+                other,
+                theirs,
+            } => write!(
+                f,
+                "merge: {} holds shard {ours} and {} shard {theirs}, whose games overlap; \
+                 expected the shards of one split, K/N for one N",
+                first.display(),
+                other.display()
+            ),
+            MergeError::Overlap {
                 number,
                 first,
                 other,
             } => write!(
                 f,
-                "merge: game {} differs between {} and {}; expected each game to be played once",
+                "merge: game {} is in both {} and {}; expected each game in one shard",
                 number + 1,
                 first.display(),
                 other.display()
             ),
+            MergeError::Result {
+                path,
+                number,
+                problem,
+            } => write!(f, "{}: game {}: {problem}", path.display(), number + 1),
         }
     }
 }
@@ -150,6 +218,13 @@ pub fn read_results(path: &Path) -> Result<(Settings, Vec<GameReport>), MergeErr
                 .ok_or_else(|| MergeError::GameNumberZero {
                     path: path.to_path_buf(),
                 })?;
+            for game in &games {
+                check_result(game).map_err(|problem| MergeError::Result {
+                    path: path.to_path_buf(),
+                    number: game.number,
+                    problem,
+                })?;
+            }
             return Ok((summary.settings, games));
         }
     }
@@ -160,38 +235,75 @@ pub fn read_results(path: &Path) -> Result<(Settings, Vec<GameReport>), MergeErr
         })
 }
 
-/// Combines result files of the same schedule: the settings of the whole schedule and every game once.
+/// Combines the shards of one tournament: the settings of the whole schedule and every
+/// game once. Refuses a file given twice, two files of one shard, shards of different
+/// splits or tournaments (schedule, engine options and limits, SPRT), a game in two files, and a game its moves contradict.
 pub fn merge(paths: &[PathBuf]) -> Result<(Settings, Vec<GameReport>), MergeError> {
     let Some(first) = paths.first() else {
         return Err(MergeError::NoFiles);
     };
     let (mut settings, _) = read_results(first)?;
-    let mut games: BTreeMap<usize, (GameReport, &Path)> = BTreeMap::new();
+    let mut games: BTreeMap<usize, &Path> = BTreeMap::new();
+    let mut reports = Vec::new();
+    let mut shards: BTreeMap<usize, &Path> = BTreeMap::new();
+    let mut seen: Vec<PathBuf> = Vec::new();
     for path in paths {
-        let (other, reports) = read_results(path)?;
-        if let Some(mismatch) = settings.schedule_mismatch(&other) {
+        let same_file = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if seen.contains(&same_file) {
+            return Err(MergeError::GivenTwice { path: path.clone() });
+        }
+        seen.push(same_file);
+        let (other, file_games) = read_results(path)?;
+        let mismatch = settings.schedule_mismatch(&other).or_else(|| {
+            // Commands may differ between machines; what the engines are told may not.
+            let told = |s: &Settings| {
+                s.engines
+                    .iter()
+                    .map(|e| (e.options.clone(), e.limits.clone()))
+                    .collect::<Vec<_>>()
+            };
+            if told(&other) != told(&settings) {
+                Some(Mismatch::EngineSettings)
+            } else if other.sprt != settings.sprt {
+                Some(Mismatch::Sprt)
+            } else {
+                None
+            }
+        });
+        if let Some(mismatch) = mismatch {
             return Err(MergeError::Schedules {
                 first: first.clone(),
                 other: path.clone(),
                 mismatch,
             });
         }
-        for report in reports {
-            match games.get(&report.number) {
-                Some((seen, from)) if *seen != report => {
-                    return Err(MergeError::GameDiffers {
-                        number: report.number,
-                        first: from.to_path_buf(),
-                        other: path.clone(),
-                    });
-                }
-                Some(_) => {}
-                None => {
-                    games.insert(report.number, (report, path));
-                }
+        if other.shard.count != settings.shard.count {
+            return Err(MergeError::Splits {
+                first: first.clone(),
+                ours: settings.shard,
+                other: path.clone(),
+                theirs: other.shard,
+            });
+        }
+        if let Some(before) = shards.insert(other.shard.index, path) {
+            return Err(MergeError::SameShard {
+                first: before.to_path_buf(),
+                other: path.clone(),
+                shard: other.shard,
+            });
+        }
+        for report in file_games {
+            if let Some(before) = games.insert(report.number, path) {
+                return Err(MergeError::Overlap {
+                    number: report.number,
+                    first: before.to_path_buf(),
+                    other: path.clone(),
+                });
             }
+            reports.push(report);
         }
     }
     settings.shard = Shard::WHOLE;
-    Ok((settings, games.into_values().map(|(g, _)| g).collect()))
+    reports.sort_by_key(|g| g.number);
+    Ok((settings, reports))
 }

@@ -72,6 +72,7 @@ impl Progress {
         let pace = Pace {
             games: standings.games().saturating_sub(done_before),
             elapsed: self.started.elapsed(),
+            last,
         };
         let line = progress_line(standings, self.total, sprt, pace);
         let mut err = std::io::stderr().lock();
@@ -91,16 +92,22 @@ pub struct Pace {
     pub games: usize,
     /// Time since the run started.
     pub elapsed: Duration,
+    /// Whether the run is over: no time left to show.
+    pub last: bool,
 }
 
 impl Pace {
-    /// `3.2 games/s, ETA 0:01:05` for `left` games still to play; empty before the first game.
+    /// `3.2 games/s, ETA 0:01:05` for `left` games still to play, without the ETA once the
+    /// run is over (the SPRT may have ended it early); empty before the first game.
     fn describe(&self, left: usize) -> String {
         let secs = self.elapsed.as_secs_f64();
         if self.games == 0 || secs <= 0.0 {
             return String::new();
         }
         let rate = self.games as f64 / secs;
+        if self.last {
+            return format!(", {rate:.1} games/s");
+        }
         let eta = (left as f64 / rate).round() as u64;
         format!(
             ", {rate:.1} games/s, ETA {}:{:02}:{:02}",
@@ -157,8 +164,8 @@ pub fn progress_line(
     if let Some(score) = tally.score() {
         line.push_str(&format!(" ({:.1}%)", score * 100.0));
     }
-    if let Some(e) = tally.elo() {
-        line.push_str(&format!(" Elo {}", e.describe("±", true)));
+    if let Some(text) = tally.elo().and_then(|e| e.describe_marked("±", true)) {
+        line.push_str(&format!(" Elo {text}"));
     }
     if let Some(text) = sprt.and_then(|s| sprt_line(s, &standings.sprt_pairs())) {
         line.push(' ');
@@ -186,6 +193,7 @@ mod tests {
         let pace = Pace {
             games: 3,
             elapsed: Duration::from_secs(2),
+            last: false,
         };
         let line = progress_line(&s, 12, None, pace);
         assert!(
@@ -193,6 +201,9 @@ mod tests {
             "{line}"
         );
         assert!(line.ends_with(", 1.5 games/s, ETA 0:00:06"), "{line}");
+        let over = Pace { last: true, ..pace };
+        let line = progress_line(&s, 12, None, over);
+        assert!(line.ends_with(", 1.5 games/s"), "{line}");
     }
 
     #[test]
@@ -206,6 +217,7 @@ mod tests {
         let pace = Pace {
             games: 0,
             elapsed: Duration::ZERO,
+            last: false,
         };
         let line = progress_line(&s, 10, Some(&sprt), pace);
         assert!(!line.contains("LLR"), "{line}");
@@ -215,6 +227,34 @@ mod tests {
             line.contains("LLR") && line.contains("over 1 pairs 0,0,0,0,1"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn no_elo_bound_is_shown_until_it_says_who_is_stronger() {
+        let mut s = Standings::new(vec!["a".into(), "b".into()]);
+        s.add(&report(0, ["a", "b"], 1));
+        let pace = Pace {
+            games: 0,
+            elapsed: Duration::ZERO,
+            last: false,
+        };
+        // Once `Elo > -233.80`: true, but it reads as a claim.
+        let line = progress_line(&s, 40, None, pace);
+        assert_eq!(line, "[1/40] a vs b 1-0 (100.0%)");
+        for number in 1..12 {
+            let players = if number % 2 == 0 {
+                ["a", "b"]
+            } else {
+                ["b", "a"]
+            };
+            s.add(&report(
+                number,
+                players,
+                if number % 2 == 0 { 1 } else { 2 },
+            ));
+        }
+        let line = progress_line(&s, 40, None, pace);
+        assert!(line.contains("12-0 (100.0%) Elo > +"), "{line}");
     }
 
     #[test]

@@ -284,6 +284,8 @@ pub enum Mismatch {
     },
     /// The engines' commands, options or limits.
     Engines,
+    /// The engines' options or limits (their commands may differ).
+    EngineSettings,
     /// The SPRT settings.
     Sprt,
 }
@@ -300,6 +302,7 @@ impl fmt::Display for Mismatch {
                 write!(f, "shard differs: {ours} against {theirs}")
             }
             Mismatch::Engines => f.write_str("engine commands, options or limits differ"),
+            Mismatch::EngineSettings => f.write_str("engine options or limits differ"),
             Mismatch::Sprt => f.write_str("the SPRT settings differ"),
         }
     }

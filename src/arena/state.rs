@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::files::{FileAction, FileError, append_whole, lock_exclusive};
+use super::replay::check_result;
 use super::settings::Settings;
 use super::state_error::{LineProblem, OtherGame, StateError};
 use crate::record::GameReport;
@@ -197,7 +198,8 @@ pub fn read_state(path: &Path) -> Result<(Settings, Vec<GameReport>, u64), State
 }
 
 /// Reads a state file line by line, checking the header (also with `header`) and every
-/// game line (fields in range, each game once) and handing each game to `game` with its line number; a
+/// game line (fields in range, the result its moves give by the rules, each game once)
+/// and handing each game to `game` with its line number; a
 /// last line without its line ending is a torn write and is left out. Returns the
 /// settings and the length of the complete lines.
 fn read_lines(
@@ -254,6 +256,15 @@ fn read_lines(
         if r.round == 0 || r.players.iter().any(String::is_empty) {
             return Err(damaged(number, LineProblem::Unnamed));
         }
+        check_result(r).map_err(|problem| {
+            damaged(
+                number,
+                LineProblem::Result {
+                    number: r.number,
+                    problem: Box::new(problem),
+                },
+            )
+        })?;
         if let Some(first) = first_seen.insert(r.number, number) {
             return Err(damaged(
                 number,

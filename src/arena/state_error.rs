@@ -6,6 +6,7 @@ use std::io;
 use std::path::PathBuf;
 
 use super::files::FileError;
+use super::replay::ResultProblem;
 use super::settings::Mismatch;
 
 /// A state file that cannot be used.
@@ -96,6 +97,13 @@ pub enum LineProblem {
     },
     /// A game saved with another round, pair or players than the schedule's.
     OtherGame(Box<OtherGame>),
+    /// A game whose saved result its moves, replayed by the rules, contradict.
+    Result {
+        /// The game number, from 0.
+        number: usize,
+        /// How they disagree.
+        problem: Box<ResultProblem>,
+    },
 }
 
 /// A game saved with another round, pair or players than the schedule's.
@@ -132,6 +140,7 @@ impl fmt::Display for LineProblem {
                     "game number {number} is not in this tournament's schedule"
                 )
             }
+            LineProblem::Result { number, problem } => write!(f, "game number {number}: {problem}"),
             LineProblem::OtherGame(game) => {
                 let OtherGame {
                     number,

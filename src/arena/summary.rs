@@ -10,7 +10,9 @@ use super::files::{FileAction, FileError, write_atomically};
 use super::json_game::GameEntry;
 use super::settings::Settings;
 use crate::record::{GameReport, Termination};
-use crate::stats::{GameResult, PENTA_NAMES, Sprt, SprtDecision, SprtError, Tally, two_decimals};
+use crate::stats::{
+    GameResult, Interval, PENTA_NAMES, Sprt, SprtDecision, SprtError, Tally, two_decimals,
+};
 
 /// A finished (or stopped) tournament: its standings, for the table.
 #[derive(Clone, Debug)]
@@ -193,7 +195,11 @@ fn figures(tally: &Tally) -> String {
         .score()
         .map_or("-".to_string(), |s| format!("{:.1}%", s * 100.0));
     let (elo, los) = match tally.elo() {
-        Some(e) => (e.describe("±", true), format!("{:.1}%", e.los_percent())),
+        Some(e) => (
+            e.describe_marked("±", true)
+                .unwrap_or_else(|| "-".to_string()),
+            format!("{:.1}%", e.los_percent()),
+        ),
         None => ("-".to_string(), "-".to_string()),
     };
     format!(
@@ -231,16 +237,43 @@ pub fn sprt_line(sprt: &Sprt, pairs: &Tally) -> Option<String> {
     ))
 }
 
+/// The table's first line: `SPRT: H1 accepted after 42 games (LLR 2.95 ≥ 2.94)` once the
+/// SPRT has decided, else `Standings after 12 of 40 games`.
+fn headline(standings: &Standings, scheduled: usize, sprt: Option<&Sprt>) -> String {
+    let Some(sprt) = sprt.filter(|_| standings.sprt_decided()) else {
+        return format!("Standings after {} of {scheduled} games", standings.games());
+    };
+    let pairs = standings.sprt_pairs();
+    let llr = sprt.llr_pentanomial(&pairs);
+    let (lower, upper) = sprt.bounds();
+    let decision = sprt.decide(llr);
+    let (relation, bound) = if decision == SprtDecision::AcceptH0 {
+        ("≤", lower)
+    } else {
+        ("≥", upper)
+    };
+    let decided_games = 2 * pairs.pairs() as usize;
+    let mut line = format!(
+        "SPRT: {decision} after {decided_games} games (LLR {} {relation} {})",
+        two_decimals(llr),
+        two_decimals(bound)
+    );
+    if standings.games() > decided_games {
+        let _ = write!(
+            line,
+            "; {} games played, with the pairs begun before it decided",
+            standings.games()
+        );
+    }
+    line
+}
+
 /// The final table, as printed on stdout.
 pub fn table(standings: &Standings, scheduled: usize, sprt: Option<&Sprt>) -> String {
     let names = standings.engines();
     let width = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Standings after {} of {scheduled} games",
-        standings.games()
-    );
+    let _ = writeln!(out, "{}", headline(standings, scheduled, sprt));
     let header = format!(
         "{:>6} {:>5} {:>5} {:>7} {:>18} {:>7}",
         "Games", "W", "L", "Score", "Elo ± 95%", "LOS"
@@ -285,6 +318,19 @@ pub fn table(standings: &Standings, scheduled: usize, sprt: Option<&Sprt>) -> St
                 penta.join("/")
             );
         }
+    }
+    let mut marks: Vec<Interval> = order
+        .iter()
+        .map(|(_, tally)| *tally)
+        .chain(pairings.values().copied())
+        .filter_map(|tally| tally.elo())
+        .filter(|e| e.is_telling())
+        .map(|e| e.interval)
+        .collect();
+    marks.sort_by_key(|i| i.mark());
+    marks.dedup();
+    for legend in marks.iter().filter_map(|i| i.legend()) {
+        let _ = writeln!(out, "{legend}");
     }
     let ends: Vec<String> = standings
         .terminations()
@@ -526,7 +572,11 @@ mod tests {
         s.add(&report(0, ["a", "b"], 1));
         s.add(&report(1, ["b", "a"], 1));
         let text = table(&s, 2, None);
-        assert!(text.contains("+0.00 ± 301.28"), "{text}");
+        assert!(text.contains("+0.00 ± 301.28†"), "{text}");
+        assert!(
+            text.contains("\n† Wilson interval with a variance floor"),
+            "{text}"
+        );
         // 2-8 in five pairs, and a perfect score: once `± inf`.
         let mut s = Standings::new(vec!["a".into(), "b".into()]);
         for pair in 0..5 {
@@ -540,11 +590,9 @@ mod tests {
         s.add(&report(0, ["a", "b"], 1));
         s.add(&report(1, ["b", "a"], 2));
         let text = table(&s, 2, None);
-        // One won pair says little: its one-sided bound is below zero.
-        assert!(
-            text.contains("> -113.39") && text.contains("< +113.39"),
-            "{text}"
-        );
-        assert!(!text.contains("inf"), "{text}");
+        // One won pair says little: its one-sided bound is below zero, once printed as
+        // `> -113.39`, and no Elo is shown.
+        assert!(!text.contains("113.39") && !text.contains('>'), "{text}");
+        assert!(!text.contains("inf") && !text.contains('†'), "{text}");
     }
 }

@@ -5,7 +5,7 @@
 //! Ctrl-C (then writing the summary of the games finished).
 
 use std::collections::{HashSet, VecDeque};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
@@ -17,6 +17,7 @@ use super::openings::OpeningBook;
 use super::player::{Player, check_engine, make_player};
 use super::progress::Progress;
 use super::records::open_records;
+use super::rerun::keep_finished;
 use super::schedule::ScheduledGame;
 use super::settings::Settings;
 use super::summary::{Finished, Standings, Summary};
@@ -74,6 +75,28 @@ pub fn run(settings: &Settings, options: &RunOptions) -> Result<Finished, ArenaE
     ] {
         if let Some(path) = path {
             check_writable(path).map_err(|error| ArenaError::File { file, error })?;
+        }
+    }
+    // A finished tournament's files are kept under new names; an unfinished one stays.
+    if !options.resume && !options.force {
+        let records: Vec<&Path> = [options.pgn.as_deref(), options.json.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        let kept = keep_finished(&options.state, &records).map_err(|error| ArenaError::File {
+            file: OutputFile::State,
+            error,
+        })?;
+        if !kept.is_empty() {
+            let moved: Vec<String> = kept
+                .iter()
+                .map(|(from, to)| format!("{} as {}", from.display(), to.display()))
+                .collect();
+            eprintln!(
+                "note: {} holds a finished tournament; kept {}; starting a new one",
+                options.state.display(),
+                moved.join(", ")
+            );
         }
     }
     // The state file first: it is locked, so that nothing of another run's is touched.

@@ -6,7 +6,8 @@ use clap::Args;
 
 use crate::arena::SprtSettings;
 use crate::stats::{
-    PentaError, Sprt, SprtError, SprtModel, Tally, games_of_pairs, parse_penta, report, wdl_text,
+    DrawnPairsError, PentaError, Sprt, SprtError, SprtModel, Tally, games_of_pairs, parse_penta,
+    report, wdl_text,
 };
 
 /// Arguments of `slimetrail-arena stats`.
@@ -41,8 +42,14 @@ pub struct StatsArgs {
     pub draws: u64,
     /// Game-pair counts from that player's side: both lost, loss+draw, two draws or
     /// win+loss, win+draw, both won.
+    /// Slime Trail has no draws, so a DD+WL pair is a win and a loss and pairs alone fix
+    /// the games; see --draws-possible.
     #[arg(long, value_name = "LL,LD,DDWL,WD,WW")]
     pub penta: Option<String>,
+    /// For counts of a game with draws: --penta's DD+WL pairs may then be two draws, and
+    /// pairs alone give no per-game figures.
+    #[arg(long)]
+    pub draws_possible: bool,
     /// SPRT: Elo difference under H0 (turns the test on; needs --elo1).
     #[arg(
         long,
@@ -93,6 +100,8 @@ pub enum StatsError {
     Sprt(SprtError),
     /// Neither game counts nor pair counts.
     NoCounts,
+    /// `--penta` counts pairs with a draw, in a game without draws.
+    DrawnPairs(DrawnPairsError),
 }
 
 impl fmt::Display for StatsError {
@@ -104,6 +113,10 @@ impl fmt::Display for StatsError {
                     e.parameters().iter().map(|p| format!("--{p}")).collect();
                 write!(f, "{}: {e}", flags.join("/"))
             }
+            StatsError::DrawnPairs(e) => write!(
+                f,
+                "--penta: {e} (Slime Trail has none; give --draws-possible for another game)"
+            ),
             StatsError::NoCounts => f.write_str(
                 "expected game counts --wins W --losses L [--draws D], or pair counts --penta LL,LD,DDWL,WD,WW, or both",
             ),
@@ -138,7 +151,9 @@ pub fn run(args: &StatsArgs) -> Result<String, StatsError> {
             }
             (tally, true)
         }
-        (None, Some(penta)) => games_of_pairs(penta),
+        (None, Some(penta)) => {
+            games_of_pairs(penta, args.draws_possible).map_err(StatsError::DrawnPairs)?
+        }
         (None, None) => return Err(StatsError::NoCounts),
     };
     Ok(report(

@@ -7,7 +7,10 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::client::{EngineSetup, Launch, SpecError, parse_engines};
-use crate::gui::{GuiConfig, GuiError};
+use crate::gui::{
+    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_HEADERS, DEFAULT_PACE, GuiConfig, GuiError, HttpLimits,
+};
 
 use super::flags;
 
@@ -34,6 +37,27 @@ pub struct GuiArgs {
     /// Seconds a game outlives its closed tab (page reloads keep it).
     #[arg(long, value_name = "S", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub grace: u64,
+    /// The least time from one move to an engine's move shown after it, so that a person
+    /// can follow the engine's moves; 0 shows each move at once.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_PACE.as_millis() as u64, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub pace: u64,
+    /// The most connections served at once (tabs, their event streams, requests); more
+    /// wait in the listening socket's backlog. Lowered to fit the descriptor limit.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONNECTIONS as u64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub max_connections: u64,
+    /// Seconds for a request's head to arrive (also the idle time of a kept-alive
+    /// connection).
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_HEADER_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub header_timeout: u64,
+    /// Seconds for a request's whole body to arrive.
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_BODY_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub body_timeout: u64,
+    /// The largest request head (request line and headers), in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_HEADER_BYTES as u64, value_parser = clap::value_parser!(u64).range(1024..=1_048_576))]
+    pub max_header_bytes: u64,
+    /// The most header lines in one request.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_HEADERS as u64, value_parser = clap::value_parser!(u64).range(8..=1000))]
+    pub max_headers: u64,
 }
 
 /// Why `slimetrail gui` did not start.
@@ -97,6 +121,14 @@ pub fn run(args: &GuiArgs) -> Result<(), GuiCliError> {
         max_sessions: args.max_sessions as usize,
         max_sessions_named: "--max-sessions",
         grace: Duration::from_secs(args.grace),
+        pace: Duration::from_millis(args.pace),
+        limits: HttpLimits {
+            max_connections: args.max_connections as usize,
+            header_timeout: Duration::from_secs(args.header_timeout),
+            body_timeout: Duration::from_secs(args.body_timeout),
+            max_header_bytes: args.max_header_bytes as usize,
+            max_headers: args.max_headers as usize,
+        },
         open: args.open,
     })
     .map_err(GuiCliError::Gui)

@@ -136,8 +136,10 @@ pub enum BodyError {
         /// The most it may have.
         limit: usize,
     },
+    /// It did not arrive in time.
+    TimedOut,
     /// Reading it failed.
-    Unreadable(std::io::Error),
+    Unreadable(Box<dyn std::error::Error + Send + Sync>),
     /// Not UTF-8.
     NotText,
 }
@@ -147,6 +149,7 @@ impl BodyError {
     pub fn status(&self) -> u16 {
         match self {
             BodyError::TooBig { .. } => 413,
+            BodyError::TimedOut => 408,
             BodyError::Unreadable(_) | BodyError::NotText => 400,
         }
     }
@@ -158,6 +161,9 @@ impl fmt::Display for BodyError {
             BodyError::TooBig { bytes, limit } => write!(
                 f,
                 "the request body has {bytes} bytes or more: expected at most {limit}"
+            ),
+            BodyError::TimedOut => f.write_str(
+                "the request body did not arrive in time: expected it within the server's body timeout",
             ),
             BodyError::Unreadable(e) => write!(f, "cannot read the request body: {e}"),
             BodyError::NotText => f.write_str("the request body is not valid UTF-8: expected text"),
@@ -181,6 +187,10 @@ pub enum GuiError {
     },
     /// The server got no IP address.
     NoAddress,
+    /// The server's runtime cannot be started.
+    Runtime(std::io::Error),
+    /// The listening socket failed in a way no retry can mend.
+    Accept(std::io::Error),
 }
 
 impl fmt::Display for GuiError {
@@ -191,6 +201,12 @@ impl fmt::Display for GuiError {
                 "cannot listen on {host}:{port}: {error}; expected a free port (port 0 picks one)"
             ),
             GuiError::NoAddress => f.write_str("the server has no IP address"),
+            GuiError::Runtime(e) => write!(f, "cannot start the server's runtime: {e}"),
+            GuiError::Accept(e) => write!(
+                f,
+                "the listening socket failed: {e}; the server stops (expected it to accept \
+                 connections for as long as it runs)"
+            ),
         }
     }
 }

@@ -242,4 +242,59 @@ mod tests {
         assert!(text.contains("[Result \"1-0\"]"), "{text}");
         assert!(text.ends_with("1. c3 b2 2. a1 1-0\n\n"), "{text}");
     }
+
+    #[test]
+    fn a_game_from_a_position_string_comes_back_from_its_record() {
+        // Issue 26: `position fen 7/7/2x4/2xs3/7/7/7 1 moves d3 c3`, exported and imported.
+        let start: Position = "7/7/2x4/2xs3/7/7/7 1".parse().unwrap();
+        let game = Game::with_moves(start, &[square(&start, "d3"), square(&start, "c3")]).unwrap();
+        assert_eq!(game.position().to_string(), "7/7/2x4/2xx3/2sx3/7/7 1");
+        let names = ["you".to_string(), "engine".to_string()];
+        let limits = [SearchLimits::default(), SearchLimits::default()];
+        let text = game.pgn(names, limits);
+        let back = Game::from_pgn(crate::record::read_pgn(&text).unwrap()).unwrap();
+        assert_eq!(back.start(), start, "{text}");
+        assert_eq!(back.moves(), game.moves());
+        assert_eq!(back.position().to_string(), "7/7/2x4/2xx3/2sx3/7/7 1");
+    }
+
+    #[test]
+    fn exported_games_import_to_the_same_game_on_every_board() {
+        let mut rng = crate::rng::Rng::new(26);
+        let names = || ["you".to_string(), "engine".to_string()];
+        let limits = || [SearchLimits::default(), SearchLimits::default()];
+        for width in 3..=11 {
+            for height in 3..=11 {
+                let size = Size::new(width, height).unwrap();
+                let mut set_up = Position::start(size);
+                if let Some(&sq) = rng.choose(&set_up.moves().iter().collect::<Vec<_>>()) {
+                    if size.goal_owner(sq).is_none() {
+                        set_up.play(sq);
+                    }
+                }
+                // Another start square: the last one that is no goal (b3 on 3×3, j11 on 11×11).
+                let other = (0..size.squares() as u8)
+                    .rev()
+                    .map(Square::from_index)
+                    .find(|&sq| size.goal_owner(sq).is_none())
+                    .map(|sq| Position::start_at(size, sq).unwrap())
+                    .unwrap();
+                for start in [Position::start(size), other, set_up] {
+                    let mut game = Game::new(start);
+                    // Every prefix: unfinished games say `*`, finished ones their result.
+                    loop {
+                        let text = game.pgn(names(), limits());
+                        let back = crate::record::read_pgn(&text)
+                            .and_then(Game::from_pgn)
+                            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+                        assert_eq!(back.start(), start, "{text}");
+                        assert_eq!(back.moves(), game.moves(), "{text}");
+                        let legal: Vec<Square> = game.position().moves().iter().collect();
+                        let Some(&sq) = rng.choose(&legal) else { break };
+                        game.play(sq).unwrap();
+                    }
+                }
+            }
+        }
+    }
 }

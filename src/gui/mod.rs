@@ -7,17 +7,28 @@ mod commands;
 mod error;
 mod game;
 mod http;
+mod inputs;
 mod jobs;
+mod listen;
+mod rooms;
 mod session;
 mod view;
 
 use std::io::Write;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use crate::client::EngineSetup;
 pub use error::GuiError;
-use session::{Registry, SessionConfig};
+pub use listen::{
+    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_HEADERS, HttpLimits,
+};
+use rooms::Rooms;
+use session::SessionConfig;
+
+/// The default least time from one move to an engine's move shown after it.
+pub const DEFAULT_PACE: Duration = Duration::from_millis(700);
 
 /// Everything `slimetrail gui` needs.
 #[derive(Clone, Debug)]
@@ -35,21 +46,36 @@ pub struct GuiConfig {
     pub max_sessions_named: &'static str,
     /// How long a session outlives its last event stream.
     pub grace: Duration,
+    /// The least time from one move to an engine's move shown after it; zero for none.
+    pub pace: Duration,
+    /// The HTTP server's limits.
+    pub limits: HttpLimits,
     /// Open the page in the browser.
     pub open: bool,
 }
 
-/// Runs the server until the process is stopped; the error says why it could not start.
+/// Runs the server until the process is stopped; the error says why it could not start,
+/// or why it had to stop.
 pub fn run(config: GuiConfig) -> Result<(), GuiError> {
-    let server =
-        tiny_http::Server::http((config.host, config.port)).map_err(|error| GuiError::Listen {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("http")
+        .enable_all()
+        .build()
+        .map_err(GuiError::Runtime)?;
+    runtime.block_on(serve(config))
+}
+
+/// Listens, then serves until the listening socket fails for good.
+async fn serve(config: GuiConfig) -> Result<(), GuiError> {
+    let listener = listen::listen(SocketAddr::new(config.host, config.port)).map_err(|error| {
+        GuiError::Listen {
             host: config.host,
             port: config.port,
-            error,
-        })?;
-    let Some(addr) = server.server_addr().to_ip() else {
-        return Err(GuiError::NoAddress);
-    };
+            error: Box::new(error),
+        }
+    })?;
+    let addr = listener.local_addr().map_err(|_| GuiError::NoAddress)?;
     let url = format!("http://{addr}/");
     let mut allowed_hosts = Vec::new();
     if config.host.is_loopback() {
@@ -62,37 +88,48 @@ pub fn run(config: GuiConfig) -> Result<(), GuiError> {
         ];
     }
     install_interrupt_handler();
+    let mut limits = config.limits;
+    let fitting = limits.connections_within_descriptors(config.max_sessions);
+    if fitting < limits.max_connections {
+        log::warn!(
+            "at most {fitting} connections at once, not {}: the descriptor limit leaves no \
+             more room beside {} engines",
+            limits.max_connections,
+            config.max_sessions
+        );
+        limits.max_connections = fitting;
+    }
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{url}");
         let _ = out.flush();
     }
     eprintln!(
-        "slimetrail gui: serving on {url} (engine {}, at most {} sessions); Ctrl-C stops it",
+        "slimetrail gui: serving on {url} (engine {}, at most {} sessions, {} connections); \
+         Ctrl-C stops it",
         config.engine.launch.cmd.display(),
-        config.max_sessions
+        config.max_sessions,
+        limits.max_connections
     );
     if config.open {
         open_browser(&url);
     }
-    let max_sessions = config.max_sessions;
-    let registry = Registry::new(
+    let rooms = Rooms::new(
         config.max_sessions,
         SessionConfig {
             engine: config.engine,
             grace: config.grace,
+            pace: config.pace,
             cap_named: config.max_sessions_named,
         },
     );
-    http::serve(
-        server,
-        http::Site {
-            registry,
-            allowed_hosts,
-            max_sessions,
-        },
-    );
-    Ok(())
+    let app = http::router(http::Site {
+        rooms,
+        allowed_hosts,
+    });
+    Err(GuiError::Accept(
+        listen::accept_loop(listener, app, limits).await,
+    ))
 }
 
 /// Ctrl-C and SIGTERM kill every engine, then exit.

@@ -1,308 +1,216 @@
-//! One browser session: its game, its settings and its own engine process, run by one
-//! thread that owns them all. HTTP handlers talk to it through a channel; the page's
-//! event stream subscribes to it. A session whose page has gone (no event stream for
-//! the grace period) or that is closed ends, and its engine with it.
+//! One browser session (a [`Room`]): its game, its settings and its engine's seat, run
+//! by one thread that owns them all. HTTP handlers talk to it through its input channel;
+//! the engine's output is pushed into the same channel, so the thread sleeps until
+//! something happens or a deadline of its own comes (a hung engine, a paced move, the
+//! grace of a closed page): nothing polls. A session whose page has gone (no event
+//! stream for the grace period) or that is closed ends, and its engine with it.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use tokio::sync::mpsc;
+
 use crate::board::Position;
-use crate::client::{EngineClient, EngineLog, EngineSetup, Fault, SearchLimits};
-use crate::protocol::{GoArgs, PositionBase};
+use crate::client::{EngineLog, SearchLimits};
+use crate::protocol::PositionBase;
 
 use super::commands::Command;
 use super::error::SessionError;
 use super::game::{Controller, Game};
-use super::jobs::{Job, Proof};
-use super::view::{EngineView, Thinking, board_view, thinking_view};
+pub use super::inputs::{Input, Reply, SessionConfig};
+use super::jobs::{EngineSeat, EngineSlot, Happened, Wanted};
+use super::view::{EngineView, board_view, thinking_view};
 
 /// Events queued for one page before it counts as too slow and is dropped.
 pub const SUBSCRIBER_QUEUE: usize = 256;
 /// The page's event streams per session.
 pub const MAX_SUBSCRIBERS: usize = 2;
-
-/// Session-wide limits and defaults.
-#[derive(Clone, Debug)]
-pub struct SessionConfig {
-    /// How to start the engine.
-    pub engine: EngineSetup,
-    /// How long a session lives without an event stream.
-    pub grace: Duration,
-    /// How the command line names the cap on sessions, for the message when it is reached.
-    pub cap_named: &'static str,
-}
-
-/// What a session thread is asked.
-pub enum Input {
-    /// Commands of the page, answered with the first error or success.
-    Commands(Vec<Command>, Reply),
-    /// A game read from a PGN record, to replace the current one.
-    Import(Game, Reply),
-    /// An event stream: the state now and after every change.
-    Subscribe(SyncSender<String>, Arc<AtomicBool>, Reply),
-    /// The started engine, or why it could not start.
-    Started(Result<EngineClient, Fault>),
-    /// The page is gone.
-    Close,
-}
-
-/// Where a session answers a request: success, or why it refused.
-pub type Reply = Sender<Result<(), SessionError>>;
-
-/// Why no session can be opened.
-#[derive(Debug)]
-pub enum OpenError {
-    /// As many sessions are open as the server allows.
-    Full {
-        /// Sessions open.
-        open: usize,
-        /// The most allowed.
-        max: usize,
-        /// How the command line names that cap, such as `--max-sessions`.
-        cap_named: &'static str,
-    },
-    /// The session's thread cannot be started.
-    Thread(std::io::Error),
-}
-
-impl std::fmt::Display for OpenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            OpenError::Full {
-                open,
-                max,
-                cap_named,
-            } => write!(
-                f,
-                "too many sessions: {open} games are open, the most this server allows \
-                 ({cap_named} {max}), each with its own engine process; expected a closed tab \
-                 first: close another game's tab, or wait a few seconds for a closed one to end"
-            ),
-            OpenError::Thread(e) => write!(f, "cannot start a session thread: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for OpenError {}
-
-/// The sessions that are open, at most `max`.
-pub struct Registry {
-    sessions: Mutex<HashMap<String, Sender<Input>>>,
-    max: usize,
-    config: SessionConfig,
-}
-
-impl Registry {
-    /// No sessions yet.
-    pub fn new(max: usize, config: SessionConfig) -> Arc<Registry> {
-        Arc::new(Registry {
-            sessions: Mutex::new(HashMap::new()),
-            max,
-            config,
-        })
-    }
-
-    /// Opens a session with its engine; the error says the cap is reached.
-    pub fn open(self: &Arc<Registry>) -> Result<String, OpenError> {
-        let mut sessions = self.lock();
-        if sessions.len() >= self.max {
-            return Err(OpenError::Full {
-                open: sessions.len(),
-                max: self.max,
-                cap_named: self.config.cap_named,
-            });
-        }
-        let id = new_id();
-        let (tx, rx) = mpsc::channel();
-        sessions.insert(id.clone(), tx.clone());
-        let registry = Arc::clone(self);
-        let session_id = id.clone();
-        let spawned = thread::Builder::new()
-            .name(format!("session-{}", &id[..8]))
-            .spawn(move || {
-                let mut session = Session::new(registry.config.clone(), tx, rx);
-                session.run();
-                // The engine is gone by now: only then does the slot free up.
-                registry.lock().remove(&session_id);
-            });
-        if let Err(e) = spawned {
-            sessions.remove(&id);
-            return Err(OpenError::Thread(e));
-        }
-        Ok(id)
-    }
-
-    /// The channel of session `id`.
-    pub fn get(&self, id: &str) -> Option<Sender<Input>> {
-        self.lock().get(id).cloned()
-    }
-
-    /// How many sessions are open.
-    pub fn count(&self) -> usize {
-        self.lock().len()
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Sender<Input>>> {
-        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-/// A session id: 128 random bits in hex, so that other pages cannot guess it.
-fn new_id() -> String {
-    use std::io::Read as _;
-    let mut bytes = [0u8; 16];
-    let random = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
-    if random.is_err() {
-        // No /dev/urandom: the clock and the address space are the best left.
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let mut rng = crate::rng::Rng::new(nanos as u64 ^ (&bytes as *const _ as u64));
-        for b in &mut bytes {
-            *b = rng.next_u64() as u8;
-        }
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The engine of a session.
-pub enum EngineSlot {
-    /// Its start-up runs on another thread.
-    Starting,
-    /// It runs.
-    Ready(Box<EngineClient>),
-    /// It crashed, hung or could not start: why, for the page.
-    Down(String),
-}
+/// The thinking is sent to the pages at most this often.
+const THINKING_EVERY: Duration = Duration::from_millis(100);
 
 /// A page's event stream.
 struct Subscriber {
-    events: SyncSender<String>,
-    alive: Arc<AtomicBool>,
+    id: u64,
+    events: mpsc::Sender<String>,
+}
+
+/// An engine move kept back until the pace allows it to be shown.
+struct Held {
+    generation: u64,
+    name: String,
+    due: Instant,
 }
 
 /// The state of one session, owned by its thread.
-pub struct Session {
-    pub(super) config: SessionConfig,
-    pub(super) game: Game,
-    pub(super) players: [Controller; 2],
-    pub(super) level: u32,
-    pub(super) movetime: u64,
-    pub(super) analysis: bool,
-    pub(super) engine: EngineSlot,
-    pub(super) engine_name: String,
-    pub(super) job: Option<Job>,
+pub struct Room {
+    config: SessionConfig,
+    game: Game,
+    players: [Controller; 2],
+    level: u32,
+    movetime: u64,
+    analysis: bool,
+    seat: EngineSeat,
     /// Counts changes of the game and of who plays; a search of an older one is stale.
-    pub(super) generation: u64,
-    pub(super) hint_wanted: Option<GoArgs>,
-    pub(super) hint: Option<String>,
-    pub(super) thinking: Option<Thinking>,
-    pub(super) proof: Option<Proof>,
-    pub(super) notice: Option<String>,
+    generation: u64,
+    hint: Option<String>,
+    notice: Option<String>,
     subscribers: Vec<Subscriber>,
     inputs: Receiver<Input>,
     to_self: Sender<Input>,
-    last_seen: Instant,
+    /// Since when no page has listened, if none does.
+    unwatched_since: Option<Instant>,
     closed: bool,
-    pub(super) dirty: bool,
-    pub(super) dirty_info: bool,
+    dirty: bool,
+    dirty_thinking: bool,
     last_broadcast: Instant,
+    /// When the last move was played, for the pace of the engine's moves.
+    last_move: Option<Instant>,
+    held: Option<Held>,
 }
 
-impl Session {
-    fn new(config: SessionConfig, to_self: Sender<Input>, inputs: Receiver<Input>) -> Session {
-        Session {
-            engine_name: config.engine.launch.name.clone(),
+impl Room {
+    /// A session with a new game and its engine not yet started.
+    pub fn new(config: SessionConfig, to_self: Sender<Input>, inputs: Receiver<Input>) -> Room {
+        Room {
+            seat: EngineSeat::new(config.engine.launch.name.clone()),
             config,
             game: Game::new(Position::start(Default::default())),
             players: [Controller::Human, Controller::Engine],
             level: 1,
             movetime: 500,
             analysis: false,
-            engine: EngineSlot::Starting,
-            job: None,
             generation: 0,
-            hint_wanted: None,
             hint: None,
-            thinking: None,
-            proof: None,
             notice: None,
             subscribers: Vec::new(),
             inputs,
             to_self,
-            last_seen: Instant::now(),
+            unwatched_since: Some(Instant::now()),
             closed: false,
             dirty: true,
-            dirty_info: false,
+            dirty_thinking: false,
             last_broadcast: Instant::now(),
+            last_move: None,
+            held: None,
         }
     }
 
     /// Runs until the page is gone, then stops the engine.
-    fn run(&mut self) {
+    pub fn run(&mut self) {
         self.start_engine();
         while !self.closed {
-            let wait = if self.job.is_some() {
-                Duration::from_millis(10)
-            } else {
-                Duration::from_millis(250)
+            let input = match self.next_wake() {
+                None => match self.inputs.recv() {
+                    Ok(input) => Some(input),
+                    Err(_) => break,
+                },
+                Some(at) => {
+                    let wait = at.saturating_duration_since(Instant::now());
+                    match self.inputs.recv_timeout(wait) {
+                        Ok(input) => Some(input),
+                        Err(RecvTimeoutError::Timeout) => None,
+                        Err(RecvTimeoutError::Disconnected) => break,
+                    }
+                }
             };
-            match self.inputs.recv_timeout(wait) {
-                Ok(input) => self.handle(input),
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => break,
+            if let Some(input) = input {
+                self.handle(input);
             }
             while let Ok(input) = self.inputs.try_recv() {
                 self.handle(input);
             }
-            self.pump();
-            self.schedule();
+            self.on_time(Instant::now());
+            if self.held.is_none() {
+                let wanted = Wanted {
+                    game: &self.game,
+                    mover: self.mover(),
+                    level: self.level,
+                    movetime: self.movetime,
+                    analysis: self.analysis,
+                    generation: self.generation,
+                };
+                self.dirty |= self.seat.schedule(&wanted);
+            }
             self.publish();
-            self.check_pages();
         }
         self.subscribers.clear();
-        let engine = std::mem::replace(&mut self.engine, EngineSlot::Down(String::new()));
-        let starting = matches!(engine, EngineSlot::Starting);
-        if let EngineSlot::Ready(engine) = engine {
+        self.shut_down();
+    }
+
+    /// Stops the engine, waiting for one still starting.
+    fn shut_down(&mut self) {
+        let slot = std::mem::replace(&mut self.seat.slot, EngineSlot::Down(String::new()));
+        let starting = matches!(slot, EngineSlot::Starting);
+        if let EngineSlot::Ready(engine) = slot {
             engine.quit();
         }
-        // An engine still starting arrives as `Started` and is stopped when dropped.
+        if !starting {
+            return;
+        }
+        // An engine still starting arrives as `Started` and is stopped.
         let deadline = Instant::now() + self.config.engine.timeout + Duration::from_secs(1);
-        if starting {
-            while let Ok(input) = self
-                .inputs
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            {
-                if let Input::Started(Ok(engine)) = input {
+        while let Ok(input) = self
+            .inputs
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            match input {
+                Input::Started(serial, Ok(engine)) if serial == self.seat.serial => {
                     engine.quit();
-                    break;
+                    return;
                 }
-                if let Input::Started(Err(_)) = input {
-                    break;
-                }
+                Input::Started(serial, Err(_)) if serial == self.seat.serial => return,
+                _ => {}
             }
         }
     }
 
+    /// The next time something is due without an input: a hang or ping of the engine,
+    /// a paced move, the thinking held back, the end of the grace.
+    fn next_wake(&self) -> Option<Instant> {
+        let times = [
+            self.seat.next_deadline(),
+            self.held.as_ref().map(|h| h.due),
+            self.dirty_thinking
+                .then_some(self.last_broadcast + THINKING_EVERY),
+            self.unwatched_since.map(|t| t + self.config.grace),
+        ];
+        times.into_iter().flatten().min()
+    }
+
+    /// What is due at `now`.
+    fn on_time(&mut self, now: Instant) {
+        self.dirty |= self.seat.check_time(now);
+        if self.held.as_ref().is_some_and(|h| now >= h.due) {
+            self.play_held();
+        }
+        if self
+            .unwatched_since
+            .is_some_and(|t| now >= t + self.config.grace)
+        {
+            log::info!(
+                "session closed: no page listened for {:?}",
+                self.config.grace
+            );
+            self.closed = true;
+        }
+    }
+
     /// Starts the engine on another thread; it arrives as `Input::Started`.
-    pub(super) fn start_engine(&mut self) {
-        self.engine = EngineSlot::Starting;
-        self.job = None;
+    fn start_engine(&mut self) {
+        self.seat.starting();
         self.dirty = true;
         let command = self.config.engine.clone();
         let back = self.to_self.clone();
+        let serial = self.seat.serial;
         let started = thread::Builder::new()
             .name("engine-start".to_string())
             .spawn(move || {
-                let _ = back.send(Input::Started(command.start(&EngineLog::default())));
+                let _ = back.send(Input::Started(serial, command.start(&EngineLog::default())));
             });
         if let Err(e) = started {
-            self.engine = EngineSlot::Down(format!("cannot start a thread for the engine: {e}"));
+            self.seat
+                .down(format!("cannot start a thread for the engine: {e}"));
         }
     }
 
@@ -324,29 +232,127 @@ impl Session {
                 self.notice = Some("Game imported from the PGN record.".to_string());
                 let _ = reply.send(Ok(()));
             }
-            Input::Subscribe(events, alive, reply) => {
-                self.subscribers.retain(|s| s.alive.load(Ordering::Relaxed));
+            Input::Subscribe { id, events, reply } => {
+                self.subscribers.retain(|s| !s.events.is_closed());
                 if self.subscribers.len() >= MAX_SUBSCRIBERS {
                     let _ = reply.send(Err(SessionError::TooManyStreams(MAX_SUBSCRIBERS)));
                     return;
                 }
+                // The whole state at once, so that a reloaded page has the game back.
                 let _ = events.try_send(self.state_json());
-                self.subscribers.push(Subscriber { events, alive });
-                self.last_seen = Instant::now();
+                self.subscribers.push(Subscriber { id, events });
+                self.unwatched_since = None;
                 let _ = reply.send(Ok(()));
             }
-            Input::Started(Ok(engine)) => {
-                self.engine_name = engine.name().to_string();
-                self.engine = EngineSlot::Ready(Box::new(engine));
+            Input::Unsubscribe(id) => {
+                self.subscribers.retain(|s| s.id != id);
+                self.watch_ended();
+            }
+            Input::Started(serial, started) if serial == self.seat.serial => {
+                match started {
+                    Ok(mut engine) => {
+                        self.seat.name = engine.name().to_string();
+                        self.seat.levels = Some(engine.level_range());
+                        engine.forward_to(self.to_self.clone(), move |event| {
+                            Input::Engine(serial, event)
+                        });
+                        self.seat.slot = EngineSlot::Ready(Box::new(engine));
+                    }
+                    Err(e) => {
+                        self.seat.slot = EngineSlot::Down(format!(
+                            "the engine {e}; restart the engine to try again"
+                        ))
+                    }
+                }
                 self.dirty = true;
             }
-            Input::Started(Err(e)) => {
-                self.engine =
-                    EngineSlot::Down(format!("the engine {e}; restart the engine to try again"));
-                self.dirty = true;
+            // An engine of an earlier start: dropping it stops it.
+            Input::Started(..) => {}
+            Input::Engine(serial, event) if serial == self.seat.serial => {
+                match self.seat.on_event(event, self.generation) {
+                    Happened::Nothing => {}
+                    Happened::Changed => self.dirty = true,
+                    Happened::Thinking => self.dirty_thinking = true,
+                    Happened::Move(name) => self.engine_moved(name),
+                    Happened::Hint(best) => {
+                        self.hint = best.clone();
+                        self.notice = Some(match best {
+                            Some(name) => format!("Hint: {name}."),
+                            None => "The engine has no hint.".to_string(),
+                        });
+                        self.dirty = true;
+                    }
+                }
             }
+            Input::Engine(..) => {}
             Input::Close => self.closed = true,
         }
+    }
+
+    /// No page may be listening any more: the grace starts.
+    fn watch_ended(&mut self) {
+        self.subscribers.retain(|s| !s.events.is_closed());
+        if self.subscribers.is_empty() && self.unwatched_since.is_none() {
+            self.unwatched_since = Some(Instant::now());
+        }
+    }
+
+    /// The engine chose `name`: it is checked by the rules, then shown at once or, to
+    /// keep the pace, when the least time since the last move has passed.
+    fn engine_moved(&mut self, name: String) {
+        self.dirty = true;
+        let position = self.game.position();
+        if let Err(e) = position.parse_move(&name) {
+            self.seat.down(format!(
+                "the engine played the illegal move {name}: {e}; restart the engine to go on"
+            ));
+            return;
+        }
+        let due = self.last_move.map(|t| t + self.config.pace);
+        match due {
+            Some(due) if due > Instant::now() => {
+                self.held = Some(Held {
+                    generation: self.generation,
+                    name,
+                    due,
+                });
+            }
+            _ => self.play_engine_move(&name),
+        }
+    }
+
+    /// Shows the move held back for the pace, if it is still of this game.
+    fn play_held(&mut self) {
+        if let Some(held) = self.held.take() {
+            if held.generation == self.generation {
+                self.play_engine_move(&held.name);
+            }
+        }
+    }
+
+    /// Plays the engine's (checked) move.
+    fn play_engine_move(&mut self, name: &str) {
+        let position = self.game.position();
+        let played = position
+            .parse_move(name)
+            .map_err(|e| e.to_string())
+            .and_then(|sq| self.game.play(sq).map_err(|e| e.to_string()));
+        match played {
+            Ok(()) => {
+                let side = position.side_to_move().number();
+                self.moved();
+                self.notice = Some(format!("The engine (player {side}) played {name}."));
+            }
+            Err(e) => self.seat.down(format!(
+                "the engine played the illegal move {name}: {e}; restart the engine to go on"
+            )),
+        }
+    }
+
+    /// A move was played.
+    fn moved(&mut self) {
+        self.last_move = Some(Instant::now());
+        self.changed();
     }
 
     /// Carries out one command of the page.
@@ -411,7 +417,7 @@ impl Session {
                 };
                 position.check_move(square).map_err(illegal)?;
                 self.game.play(square).map_err(illegal)?;
-                self.changed();
+                self.moved();
                 self.notice = Some(format!("Player {} played {name}.", side.number()));
             }
             Command::Hint(args) => {
@@ -422,10 +428,16 @@ impl Session {
                 if self.mover() == Controller::Engine {
                     return Err(SessionError::HintEnginesTurn);
                 }
-                self.hint_wanted = Some(args);
+                self.seat.want_hint(args);
                 self.hint = None;
             }
-            Command::Stop => self.stop_search(),
+            Command::Stop => {
+                if self.held.is_some() {
+                    self.play_held();
+                } else {
+                    self.dirty |= self.seat.stop_search(self.analysis);
+                }
+            }
             Command::Player(side, controller) => {
                 if self.players[side] != controller {
                     self.players[side] = controller;
@@ -437,7 +449,7 @@ impl Session {
             Command::Analysis(on) => {
                 self.analysis = on;
                 if !on {
-                    self.thinking = None;
+                    self.seat.analysis_off();
                 }
             }
             Command::Undo => {
@@ -464,10 +476,11 @@ impl Session {
             }
             Command::Restart => {
                 if let EngineSlot::Ready(engine) =
-                    std::mem::replace(&mut self.engine, EngineSlot::Starting)
+                    std::mem::replace(&mut self.seat.slot, EngineSlot::Starting)
                 {
                     engine.quit();
                 }
+                self.held = None;
                 self.start_engine();
                 self.notice = Some("Restarting the engine; the game is kept.".to_string());
             }
@@ -476,23 +489,23 @@ impl Session {
     }
 
     /// Who plays the side to move.
-    pub(super) fn mover(&self) -> Controller {
+    fn mover(&self) -> Controller {
         self.players[self.game.position().side_to_move().index()]
     }
 
     /// A new game in place of the current one.
     fn replace_game(&mut self, game: Game) {
         self.game = game;
+        self.last_move = None;
         self.changed();
     }
 
     /// The game or who plays changed: searches of before are stale.
-    pub(super) fn changed(&mut self) {
+    fn changed(&mut self) {
         self.generation += 1;
-        self.hint_wanted = None;
+        self.seat.forget();
         self.hint = None;
-        self.thinking = None;
-        self.proof = None;
+        self.held = None;
         self.dirty = true;
     }
 
@@ -500,7 +513,7 @@ impl Session {
     fn pgn_names(&self) -> [String; 2] {
         let name = |c: Controller| match c {
             Controller::Human => "Human".to_string(),
-            Controller::Engine => format!("{} (Level {})", self.engine_name, self.level),
+            Controller::Engine => format!("{} (Level {})", self.seat.name, self.level),
         };
         [name(self.players[0]), name(self.players[1])]
     }
@@ -528,58 +541,56 @@ impl Session {
         view.level = self.level;
         view.movetime = self.movetime;
         view.analysis = self.analysis;
-        let (status, message) = match &self.engine {
+        let thinking = self.seat.busy() || self.held.is_some();
+        let (status, message) = match &self.seat.slot {
             EngineSlot::Starting => ("starting", None),
-            EngineSlot::Ready(_) if self.job.is_some() => ("thinking", None),
+            EngineSlot::Ready(_) if thinking => ("thinking", None),
             EngineSlot::Ready(_) => ("ready", None),
             EngineSlot::Down(why) => ("down", Some(why.clone())),
         };
         view.engine = EngineView {
-            name: self.engine_name.clone(),
+            name: self.seat.name.clone(),
             status,
             message,
         };
-        view.thinking = self.thinking.as_ref().map(thinking_view);
-        view.verdict = self.proof.as_ref().map(|p| p.words(self));
+        view.thinking = self.seat.thinking.as_ref().map(thinking_view);
+        let position = self.game.position();
+        view.verdict = self
+            .seat
+            .proof
+            .as_ref()
+            .map(|p| p.words(&position, self.mover()));
         view.hint = self.hint.clone();
         view.notice = self.notice.clone();
-        serde_json::to_string(&view).unwrap_or_else(|e| {
-            format!("{{\"kind\":\"error\",\"error\":\"cannot write the state: {e}\"}}")
-        })
+        let mut state = match serde_json::to_value(&view) {
+            Ok(state) => state,
+            Err(e) => {
+                return format!("{{\"kind\":\"error\",\"error\":\"cannot write the state: {e}\"}}");
+            }
+        };
+        // The engine's Level range, `null` without one; left out until it is known.
+        if let (Some(levels), Some(engine)) = (self.seat.levels, state.get_mut("engine")) {
+            engine["levels"] = levels.map_or(serde_json::Value::Null, |(min, max)| {
+                serde_json::json!([min, max])
+            });
+        }
+        state.to_string()
     }
 
     /// Sends the state to the pages when it changed; thinking at most ten times a second.
     fn publish(&mut self) {
-        let info_due =
-            self.dirty_info && self.last_broadcast.elapsed() >= Duration::from_millis(100);
-        if !self.dirty && !info_due {
+        let thinking_due = self.dirty_thinking && self.last_broadcast.elapsed() >= THINKING_EVERY;
+        if !self.dirty && !thinking_due {
             return;
         }
         self.dirty = false;
-        self.dirty_info = false;
+        self.dirty_thinking = false;
         self.last_broadcast = Instant::now();
         let json = self.state_json();
+        // A page too slow to take its states is dropped: its stream ends, and it
+        // reconnects to the whole state.
         self.subscribers
-            .retain(|s| match s.events.try_send(json.clone()) {
-                Ok(()) => true,
-                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
-                    s.alive.store(false, Ordering::Relaxed);
-                    false
-                }
-            });
-    }
-
-    /// Ends the session when no page has listened for the grace period.
-    fn check_pages(&mut self) {
-        self.subscribers.retain(|s| s.alive.load(Ordering::Relaxed));
-        if !self.subscribers.is_empty() {
-            self.last_seen = Instant::now();
-        } else if self.last_seen.elapsed() > self.config.grace {
-            log::info!(
-                "session closed: no page listened for {:?}",
-                self.config.grace
-            );
-            self.closed = true;
-        }
+            .retain(|s| s.events.try_send(json.clone()).is_ok());
+        self.watch_ended();
     }
 }

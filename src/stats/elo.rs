@@ -1,24 +1,67 @@
 //! Logistic Elo difference with its 95% interval and the likelihood of superiority (LOS).
 //!
-//! The interval is a Wilson-type score interval, chosen because it stays finite and honest
-//! for small and lopsided samples where the usual normal interval (cutechess, fastchess)
-//! reaches past a score of 0 or 1 and prints `± inf`, or has zero width (`± 0.00`) when
-//! every sample scored the same. It is the set of scores `μ` within 1.96 standard errors
-//! of the observed score `s`, the standard error being taken at `μ` itself:
-//! `(s - μ)² = z² k μ(1 - μ) / n` over `n` samples (games, or game pairs). For games
-//! without draws `k = 1`, the binomial Wilson interval. Otherwise `k` is the observed
-//! variance relative to all-or-nothing results, `v / (s(1 - s))`, shrunk by one virtual
-//! sample towards independent games (`k = 1` per game, `1/2` per pair): this is the
-//! variance floor that keeps five split pairs from claiming certainty. The bounds are
-//! converted to Elo; the margin is half their distance, as cutechess reports it. On large
-//! samples it agrees with the normal interval (30.33 against cutechess's 30.43 for
-//! 136 wins, 111 draws, 96 losses). A perfect or a zero score has an infinite Elo and a
-//! one-sided interval: only its finite bound is given.
+//! The interval is cutechess's (and fastchess's) normal interval wherever that one is
+//! finite: the observed score `s` ± 1.96 standard errors, `sqrt(v / n)` over `n` samples
+//! (games, or game pairs) of variance `v`, converted to Elo; the margin is half the
+//! distance of the bounds. For 136 wins, 111 draws, 96 losses that is 40.70 ± 30.43, as
+//! cutechess prints it. Two cases differ, and the output says so ([`Interval`]):
+//!
+//! - the normal interval reaches past a score of 0 or 1, where cutechess prints `inf` or
+//!   `nan` (2 wins and 8 losses): the Wilson score interval instead, the scores `μ` within
+//!   1.96 standard errors of `s` with the error taken at `μ` itself,
+//!   `(s - μ)² = z² k μ(1 - μ) / n`, `k = v / (s(1 - s))` the observed variance relative to
+//!   all-or-nothing results;
+//! - the sample has no variance (every game or pair scored the same, which includes a
+//!   score of 0 % or 100 %), where the normal interval has no width (`± 0.00`): the same
+//!   Wilson interval with a variance floor: `k` is that of independent games (`1` per
+//!   game, `1/2` per pair) at a score of 0 or 1, and one virtual sample of them among the
+//!   `n` at a score in between, `k / (n + 1)`.
+//!
+//! A perfect or a zero score has an infinite Elo and a one-sided interval: only its
+//! finite bound is given, and only when it excludes an even match (after one won game
+//! the bound is below zero and says nothing).
 
 use std::fmt;
 
 use super::counts::ScoreCounts;
 use super::math::{Z95, normal_cdf, score_to_elo};
+
+/// How a 95 % interval was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interval {
+    /// cutechess's normal interval.
+    Normal,
+    /// The Wilson score interval, where the normal one reaches past a score of 0 or 1.
+    Wilson,
+    /// The Wilson interval with a variance floor, for a sample without variance.
+    Floor,
+}
+
+impl Interval {
+    /// The mark after a figure that is not cutechess's: `""`, `*` (Wilson), `†` (floor).
+    pub fn mark(self) -> &'static str {
+        match self {
+            Interval::Normal => "",
+            Interval::Wilson => "*",
+            Interval::Floor => "†",
+        }
+    }
+
+    /// What a mark means, for a legend; `None` for the normal interval.
+    pub fn legend(self) -> Option<&'static str> {
+        match self {
+            Interval::Normal => None,
+            Interval::Wilson => Some(
+                "* Wilson score interval: the normal one (cutechess's) reaches past a score of \
+                 0 or 1",
+            ),
+            Interval::Floor => Some(
+                "† Wilson interval with a variance floor: every result was the same (or the \
+                 score is 0 % or 100 %), where the normal interval has no width",
+            ),
+        }
+    }
+}
 
 /// An Elo difference estimated from results, from the first player's point of view.
 ///
@@ -37,25 +80,44 @@ pub struct EloEstimate {
     pub upper95: f64,
     /// Likelihood of superiority: the probability that the true difference is positive, 0..=1.
     pub los: f64,
+    /// How the interval was obtained.
+    pub interval: Interval,
 }
 
-/// The Wilson-type 95% interval of a mean score `mean` with sample variance `variance`
-/// over `samples` samples of `games_per_sample` games each (see the module notes).
-pub fn score_interval(
+/// The 95% interval of a mean score `mean` with sample variance `variance` over `samples`
+/// samples of `games_per_sample` games each, and how it was obtained (see the module notes).
+fn score_interval(
     mean: f64,
     variance: f64,
     samples: u64,
     games_per_sample: usize,
-) -> (f64, f64) {
+) -> (f64, f64, Interval) {
     let n = samples as f64;
-    let independent = 1.0 / games_per_sample as f64;
     let spread = mean * (1.0 - mean);
-    let observed = if spread > 0.0 {
-        (variance / spread).min(1.0)
+    if variance > 0.0 && spread > 0.0 {
+        let half = Z95 * (variance / n).sqrt();
+        let (lower, upper) = (mean - half, mean + half);
+        if lower > 0.0 && upper < 1.0 {
+            return (lower, upper, Interval::Normal);
+        }
+        let (lower, upper) = wilson(mean, (variance / spread).min(1.0), n);
+        return (lower, upper, Interval::Wilson);
+    }
+    // The floor: independent games at a score of 0 or 1; one virtual sample of them
+    // among `n` results without variance at a score in between.
+    let independent = 1.0 / games_per_sample as f64;
+    let k = if spread > 0.0 {
+        independent / (n + 1.0)
     } else {
         independent
     };
-    let k = (n * observed + independent) / (n + 1.0);
+    let (lower, upper) = wilson(mean, k, n);
+    (lower, upper, Interval::Floor)
+}
+
+/// The Wilson-type interval of `mean` over `n` samples of relative variance `k`.
+fn wilson(mean: f64, k: f64, n: f64) -> (f64, f64) {
+    let spread = mean * (1.0 - mean);
     let c = Z95 * Z95 * k / n;
     let root = (c * c + 4.0 * c * spread).sqrt();
     let lower = (2.0 * mean + c - root) / (2.0 * (1.0 + c));
@@ -75,7 +137,7 @@ impl EloEstimate {
         let standard_error = (moments.variance / samples as f64).sqrt();
         let score = moments.mean;
         let elo = score_to_elo(score);
-        let (low, high) = score_interval(
+        let (low, high, interval) = score_interval(
             score,
             moments.variance,
             samples,
@@ -102,6 +164,7 @@ impl EloEstimate {
             lower95,
             upper95,
             los,
+            interval,
         })
     }
 
@@ -110,9 +173,25 @@ impl EloEstimate {
         self.los * 100.0
     }
 
-    /// `+40.70 ± 30.33` (with `±` or `+/-` between, signed when `signed`); for an infinite
-    /// estimate its finite bound instead: `> +251.30` or `< -251.30`.
-    pub fn describe(&self, plus_minus: &str, signed: bool) -> String {
+    /// Whether the figure says something: always for a finite estimate; for an infinite
+    /// one only when its finite bound excludes an even match.
+    pub fn is_telling(&self) -> bool {
+        if self.elo == f64::INFINITY {
+            self.lower95 > 0.0
+        } else if self.elo == f64::NEG_INFINITY {
+            self.upper95 < 0.0
+        } else {
+            true
+        }
+    }
+
+    /// `+40.70 ± 30.43` (with `±` or `+/-` between, signed when `signed`); for an infinite
+    /// estimate its finite bound instead: `> +251.30` or `< -251.30`; `None` when the
+    /// figure says nothing (see [`EloEstimate::is_telling`]). No [`Interval::mark`].
+    pub fn describe(&self, plus_minus: &str, signed: bool) -> Option<String> {
+        if !self.is_telling() {
+            return None;
+        }
         let number = |x: f64| {
             if signed {
                 signed_figure(x)
@@ -120,7 +199,7 @@ impl EloEstimate {
                 plain_figure(x)
             }
         };
-        if self.elo == f64::INFINITY {
+        Some(if self.elo == f64::INFINITY {
             format!("> {}", signed_figure(self.lower95))
         } else if self.elo == f64::NEG_INFINITY {
             format!("< {}", signed_figure(self.upper95))
@@ -130,7 +209,13 @@ impl EloEstimate {
                 number(self.elo),
                 format_margin(self.margin95)
             )
-        }
+        })
+    }
+
+    /// [`EloEstimate::describe`] followed by the interval's mark: `+0.00 ± 301.28†`.
+    pub fn describe_marked(&self, plus_minus: &str, signed: bool) -> Option<String> {
+        self.describe(plus_minus, signed)
+            .map(|text| format!("{text}{}", self.interval.mark()))
     }
 }
 
@@ -184,9 +269,22 @@ pub fn format_margin(margin: f64) -> String {
 }
 
 impl fmt::Display for EloEstimate {
-    /// `40.70 +/- 30.33`; `> +251.30` for a perfect score.
+    /// `40.70 +/- 30.43`; `> +251.30` for a perfect score; `n/a, 95 % interval from -233.80
+    /// up` when that bound says nothing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.describe("+/-", false))
+        match self.describe("+/-", false) {
+            Some(text) => f.write_str(&text),
+            None if self.elo > 0.0 => write!(
+                f,
+                "n/a, 95 % interval from {} up",
+                signed_figure(self.lower95)
+            ),
+            None => write!(
+                f,
+                "n/a, 95 % interval up to {}",
+                signed_figure(self.upper95)
+            ),
+        }
     }
 }
 
@@ -205,10 +303,11 @@ mod tests {
         // cutechess/fastchess reference: W=136 L=96 D=111 -> 40.70 +/- 30.43, LOS 99.60 %.
         let e = trinomial(136, 111, 96).unwrap();
         assert!((e.elo - 40.70).abs() < 0.01, "{e:?}");
-        // The Wilson-type margin is 30.33 where cutechess's normal interval gives 30.43.
-        assert!((e.margin95 - 30.33).abs() < 0.01, "{e:?}");
+        // Exactly cutechess's normal interval, not the Wilson-type one (30.33).
+        assert!((e.margin95 - 30.43).abs() < 0.005, "{e:?}");
         assert!((e.los_percent() - 99.60).abs() < 0.01, "{e:?}");
-        assert_eq!(e.to_string(), "40.70 +/- 30.33");
+        assert_eq!(e.to_string(), "40.70 +/- 30.43");
+        assert_eq!(e.interval, Interval::Normal);
     }
 
     #[test]
@@ -227,8 +326,9 @@ mod tests {
         })
         .unwrap();
         assert!((e.elo + 17.386).abs() < 0.001, "{e:?}");
-        // 50.876 with the normal interval.
-        assert!((e.margin95 - 50.314).abs() < 0.001, "{e:?}");
+        // The normal interval over pairs, as fastchess gives it (50.314 with the Wilson one).
+        assert!((e.margin95 - 50.876).abs() < 0.001, "{e:?}");
+        assert_eq!(e.interval, Interval::Normal);
         assert!((e.los - 0.24960).abs() < 0.0001, "{e:?}");
     }
 
@@ -267,6 +367,24 @@ mod tests {
         let e = trinomial(30, 0, 1).unwrap();
         assert!(e.elo.is_finite() && e.elo > 400.0);
         assert!(e.margin95.is_finite(), "{e:?}");
+        assert_eq!(e.interval, Interval::Wilson);
+    }
+
+    #[test]
+    fn one_won_game_gives_no_bound_that_reads_as_a_claim() {
+        // Once `> -233.80`: a lower bound below zero after a single win.
+        let e = trinomial(1, 0, 0).unwrap();
+        assert!(!e.is_telling());
+        assert_eq!(e.describe("±", true), None);
+        assert_eq!(e.to_string(), "n/a, 95 % interval from -233.80 up");
+        let e = trinomial(0, 0, 1).unwrap();
+        assert_eq!(e.describe("±", true), None);
+        assert_eq!(e.to_string(), "n/a, 95 % interval up to +233.80");
+        // Enough wins exclude an even match: the bound is given.
+        assert!(!trinomial(3, 0, 0).unwrap().is_telling());
+        let e = trinomial(4, 0, 0).unwrap();
+        assert!(e.is_telling(), "{e:?}");
+        assert_eq!(e.interval, Interval::Floor);
     }
 
     #[test]
@@ -275,6 +393,7 @@ mod tests {
         assert_eq!(e.elo, 0.0);
         assert!(e.margin95 > 10.0 && e.margin95.is_finite(), "{e:?}");
         assert_eq!(e.los, 0.5);
+        assert_eq!(e.interval, Interval::Floor);
     }
 
     #[test]
@@ -285,11 +404,18 @@ mod tests {
         assert_eq!(e.to_string(), "0.00 +/- 392.52", "{e:?}");
         let pair = |counts: [u64; 5]| EloEstimate::from_counts(&ScoreCounts { counts }).unwrap();
         let one_split = pair([0, 0, 1, 0, 0]);
-        assert_eq!(one_split.describe("±", true), "+0.00 ± 301.28");
+        assert_eq!(one_split.describe("±", true).unwrap(), "+0.00 ± 301.28");
+        assert_eq!(one_split.interval, Interval::Floor);
+        assert_eq!(
+            one_split.describe_marked("±", true).unwrap(),
+            "+0.00 ± 301.28†"
+        );
         let three_split = pair([0, 0, 3, 0, 0]);
         assert!(three_split.margin95 > 50.0 && three_split.margin95 < one_split.margin95);
         let e = trinomial(2, 0, 8).unwrap();
         assert_eq!(e.to_string(), "-240.82 +/- 247.66");
+        // cutechess: the normal interval reaches below a score of 0 and prints `nan`.
+        assert_eq!(e.interval, Interval::Wilson);
         assert!(e.upper95 > e.elo && e.lower95 < e.elo);
         // Every lopsided sample short of a perfect score keeps both bounds finite.
         for wins in 0..=40 {

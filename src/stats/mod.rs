@@ -26,9 +26,9 @@ mod report;
 mod sprt;
 mod tally;
 
-pub use elo::{EloEstimate, two_decimals};
+pub use elo::{EloEstimate, Interval, two_decimals};
 pub use normalized::NormalizedElo;
 pub use pentanomial::{GameResult, PENTA_NAMES};
-pub use report::{PentaError, games_of_pairs, parse_penta, report, wdl_text};
+pub use report::{DrawnPairsError, PentaError, games_of_pairs, parse_penta, report, wdl_text};
 pub use sprt::{Sprt, SprtDecision, SprtError, SprtModel};
 pub use tally::Tally;

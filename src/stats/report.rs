@@ -4,7 +4,7 @@
 
 use std::fmt::{self, Write as _};
 
-use super::{EloEstimate, NormalizedElo, PENTA_NAMES, Sprt, Tally, two_decimals};
+use super::{EloEstimate, Interval, NormalizedElo, PENTA_NAMES, Sprt, Tally, two_decimals};
 
 /// Width of the label column of the report.
 const LABEL_WIDTH: usize = 20;
@@ -57,13 +57,47 @@ pub fn parse_penta(text: &str) -> Result<[u64; 5], PentaError> {
     Ok(counts)
 }
 
-/// The games of pair counts given alone, and whether they are known: pairs fix their games
-/// unless some are in the middle category, which may hold two draws or a win and a loss.
-pub fn games_of_pairs(penta: [u64; 5]) -> (Tally, bool) {
+/// Pairs that hold a draw, counted for a game without draws.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct DrawnPairsError {
+    /// Loss+draw pairs.
+    pub ld: u64,
+    /// Win+draw pairs.
+    pub wd: u64,
+}
+
+impl fmt::Display for DrawnPairsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} LD and {} WD pairs hold a draw, but the game has no draws: expected 0 in \
+             both, or counts of a game with draws",
+            self.ld, self.wd
+        )
+    }
+}
+
+impl std::error::Error for DrawnPairsError {}
+
+/// The games of pair counts given alone, and whether they are known. In a game without
+/// draws (`draws_possible` false) a DD+WL pair is a win and a loss, so pairs fix their
+/// games, and LD or WD pairs are an error. With draws, pairs fix their games unless some
+/// are in the middle category, which may hold two draws or a win and a loss.
+pub fn games_of_pairs(
+    penta: [u64; 5],
+    draws_possible: bool,
+) -> Result<(Tally, bool), DrawnPairsError> {
     let [ll, ld, middle, wd, ww] = penta;
-    let mut tally = Tally::from_wdl(2 * ww + wd, ld + wd, 2 * ll + ld);
+    let tally = if draws_possible {
+        Tally::from_wdl(2 * ww + wd, ld + wd, 2 * ll + ld)
+    } else if ld > 0 || wd > 0 {
+        return Err(DrawnPairsError { ld, wd });
+    } else {
+        Tally::from_wdl(2 * ww + middle, 0, 2 * ll + middle)
+    };
+    let mut tally = tally;
     tally.penta = penta;
-    (tally, middle == 0)
+    Ok((tally, !draws_possible || middle == 0))
 }
 
 /// `3 wins, 1 draw, 1 loss`, singular where the count is 1.
@@ -171,12 +205,30 @@ fn elo_lines(
 ) {
     match estimate {
         Some(e) => {
-            let note = if e.elo == f64::INFINITY {
-                " (every point scored: the 95 % interval has no upper end)".to_string()
+            let mut notes = Vec::new();
+            if e.elo == f64::INFINITY {
+                notes.push("every point scored: the 95 % interval has no upper end");
             } else if e.elo == f64::NEG_INFINITY {
-                " (no point scored: the 95 % interval has no lower end)".to_string()
-            } else {
+                notes.push("no point scored: the 95 % interval has no lower end");
+            }
+            if !e.is_telling() {
+                notes.push("too few results to tell which side is stronger");
+            }
+            notes.extend(match e.interval {
+                Interval::Normal => None,
+                Interval::Wilson => Some(
+                    "Wilson score interval: the normal one, cutechess's, reaches past a \
+                     score of 0 or 1",
+                ),
+                Interval::Floor => Some(
+                    "Wilson interval with a variance floor: every result was the same, \
+                     where the normal interval has no width",
+                ),
+            });
+            let note = if notes.is_empty() {
                 String::new()
+            } else {
+                format!(" ({})", notes.join("; "))
             };
             line(&format!("{prefix}elo"), format!("{e}{note}"));
             line(&format!("{prefix}los"), format!("{:.2} %", e.los_percent()));
@@ -223,11 +275,19 @@ mod tests {
 
     #[test]
     fn pairs_alone_fix_their_games_unless_some_are_split() {
-        let (tally, known) = games_of_pairs([1, 0, 0, 0, 2]);
+        let (tally, known) = games_of_pairs([1, 0, 0, 0, 2], true).unwrap();
         assert!(known);
         assert_eq!(wdl_text(&tally), "4 wins, 0 draws, 2 losses");
-        let (_, known) = games_of_pairs([0, 0, 1, 0, 0]);
+        let (_, known) = games_of_pairs([0, 0, 1, 0, 0], true).unwrap();
         assert!(!known);
+        // Without draws a DD+WL pair is a win and a loss, and a drawn pair is an error.
+        let (split, known) = games_of_pairs([0, 0, 1, 0, 0], false).unwrap();
+        assert!(known);
+        assert_eq!(wdl_text(&split), "1 win, 0 draws, 1 loss");
+        assert_eq!(
+            games_of_pairs([0, 2, 1, 0, 0], false),
+            Err(DrawnPairsError { ld: 2, wd: 0 })
+        );
         let text = report(&tally, true, true, None, "give the game counts");
         assert!(text.starts_with("games               6: 4 wins"), "{text}");
         assert!(text.contains("pairs               3: LL 1,"), "{text}");
