@@ -55,7 +55,7 @@ pub struct BookArgs {
     /// Instead of writing a book, prove every move of the book in FILE (`builtin`:
     /// the book built into this binary) and name every move that does not win.
     /// Every column is checked: the size (--size), the side to move, the move
-    /// (proven to win again) and the plies (odd, and at least solve's length).
+    /// (proven to win again) and the plies (at least solve's length).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "starts", "plies", "hard_nodes"])]
     pub verify: Option<String>,
     /// With --verify: give up on an entry after this many proof nodes (it then
