@@ -19,6 +19,7 @@ mod arena_records;
 mod arena_resume;
 mod arena_stats;
 mod cli_bench;
+mod cli_book_verify;
 mod cli_merge_trust;
 mod cli_perft;
 mod cli_solve;

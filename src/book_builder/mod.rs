@@ -29,5 +29,7 @@ pub use leaves::{
 pub use leaves_first::{LEAVES_FILE, LeavesFirst, LeavesFirstError, leaves_first};
 pub use minimax::{book_lines, minimax, won_lines};
 pub use pool::{LeafProgress, prove_leaves};
-pub use verify::{BookSource, Verification, VerifyError, load, verify};
+pub use verify::{
+    BookSource, Verification, VerifyError, VerifyLimits, VerifyProgress, load, verify,
+};
 pub use walk::walk;

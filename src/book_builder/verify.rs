@@ -6,8 +6,17 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::board::Size;
-use crate::search::{BookError, BookLine, builtin_text, parse_book, verify_book};
+use std::sync::atomic::AtomicBool;
+
+use crate::board::{Side, Size};
+use crate::search::{
+    BookError, BookLine, Engine, EngineOptions, Limits, SearchInfo, TimeControl, Verdict,
+    builtin_text, parse_book,
+};
+
+/// The table of the verification's proofs, in MiB: one for all entries, which
+/// share most of their proofs.
+const VERIFY_HASH_MB: usize = 512;
 
 /// Where a book to verify comes from.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -100,15 +109,142 @@ impl fmt::Display for Verification {
     }
 }
 
-/// Proves every move of `lines`; `progress` gets the entries done and the total.
-pub fn verify(lines: &[BookLine], progress: &mut dyn FnMut(usize, usize)) -> Verification {
+/// The limits of each entry's proof.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VerifyLimits {
+    /// Proof nodes of one entry.
+    pub nodes: Option<u64>,
+    /// Time of one entry.
+    pub time: Option<Duration>,
+}
+
+/// Where a verification is: the entry being proved, and that proof's progress.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VerifyProgress {
+    /// The entry being proved, from 1.
+    pub entry: usize,
+    /// Entries in all.
+    pub total: usize,
+    /// Nodes of this entry's proof so far.
+    pub nodes: u64,
+    /// Time of the whole verification so far.
+    pub elapsed: Duration,
+}
+
+/// Checks every column of each of `lines` for a book of `size`: the size, the
+/// side to move (player 1 at an even number of plies from a start), the move (it
+/// must win: the position after it is proven lost for the opponent, within
+/// `limits`), and the plies (odd, as a win ends on the winner's move, and at
+/// least the exact length `solve` gives with that move). `progress` hears of the
+/// proofs about once a second.
+pub fn verify(
+    lines: &[BookLine],
+    size: Size,
+    limits: VerifyLimits,
+    progress: &mut dyn FnMut(VerifyProgress),
+) -> Verification {
     let started = Instant::now();
-    let failures = verify_book(lines, progress);
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: VERIFY_HASH_MB,
+        ..EngineOptions::default()
+    });
+    let mut search_limits = Limits::default();
+    if let Some(time) = limits.time {
+        search_limits.time = TimeControl::MoveTime(time);
+    }
+    search_limits.nodes = limits.nodes;
+    let stop = AtomicBool::new(false);
+    let mut failures = Vec::new();
+    let mut last_report = Instant::now();
+    for (i, line) in lines.iter().enumerate() {
+        let mut report = |nodes: u64, force: bool| {
+            if force || last_report.elapsed() >= Duration::from_secs(1) {
+                last_report = Instant::now();
+                progress(VerifyProgress {
+                    entry: i + 1,
+                    total: lines.len(),
+                    nodes,
+                    elapsed: started.elapsed(),
+                });
+            }
+        };
+        if let Some(problem) = check_entry(
+            line,
+            size,
+            &mut engine,
+            &search_limits,
+            &stop,
+            &mut |info| report(info.nodes, false),
+        ) {
+            failures.push(format!("{line}: {problem}"));
+        }
+        report(0, false);
+    }
     Verification {
         entries: lines.len(),
         failures,
         time: started.elapsed(),
     }
+}
+
+/// What is wrong with one entry, if anything.
+fn check_entry(
+    line: &BookLine,
+    size: Size,
+    engine: &mut Engine,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&SearchInfo),
+) -> Option<String> {
+    let position = &line.position;
+    if position.size() != size {
+        return Some(format!(
+            "a {} position; expected one of {size}",
+            position.size()
+        ));
+    }
+    let played = position.slimed().len();
+    let side = if played % 2 == 0 {
+        Side::One
+    } else {
+        Side::Two
+    };
+    if position.side_to_move() != side {
+        return Some(format!(
+            "{} to move after {played} plies; expected {side}",
+            position.side_to_move()
+        ));
+    }
+    if position.check_move(line.square).is_err() {
+        return Some("the move is not legal".to_string());
+    }
+    let plies = u32::from(line.plies);
+    if plies % 2 == 0 {
+        return Some(format!(
+            "{plies} plies to the end: expected an odd number (a win ends on the winner's move)"
+        ));
+    }
+    let after = position.after(line.square);
+    let length = if let Some(winner) = after.outcome().winner() {
+        if winner != position.side_to_move() {
+            return Some("the opponent wins after the move".to_string());
+        }
+        1
+    } else {
+        let outcome = engine.solve(&after, limits, stop, progress);
+        match outcome.verdict {
+            Some(Verdict::Loss) => {}
+            Some(Verdict::Win) => return Some("the opponent wins after the move".to_string()),
+            None => return Some("not proven within the limits".to_string()),
+        }
+        match outcome.length {
+            Some(n) => n + 1,
+            None => return None,
+        }
+    };
+    (plies < length).then(|| {
+        format!("{plies} plies to the end, but the game lasts {length} under best play (solve)")
+    })
 }
 
 #[cfg(test)]
@@ -149,7 +285,8 @@ mod tests {
         std::fs::write(&path, "# a comment\n5/5/5/1s3/5 1\ta1\t1\n").unwrap();
         let lines = load(&BookSource::File(path.clone()), "5x5".parse().unwrap()).unwrap();
         assert_eq!(lines.len(), 1);
-        let good = verify(&lines, &mut |_, _| {});
+        let five: Size = "5x5".parse().unwrap();
+        let good = verify(&lines, five, VerifyLimits::default(), &mut |_| {});
         assert_eq!((good.entries, good.failures.len()), (1, 0));
         assert!(
             good.to_string()
@@ -162,9 +299,12 @@ mod tests {
             square: position.parse_move("d4").unwrap(),
             plies: 1,
         };
-        let mut done = Vec::new();
-        let result = verify(&[lines[0].clone(), bad], &mut |d, t| done.push((d, t)));
-        assert_eq!(done, [(1, 2), (2, 2)]);
+        let result = verify(
+            &[lines[0].clone(), bad],
+            five,
+            VerifyLimits::default(),
+            &mut |_| {},
+        );
         assert_eq!(result.failures.len(), 1, "{:?}", result.failures);
         std::fs::write(&path, "5/5/5/1s3/5 1\td4\t1\n").unwrap();
         assert!(

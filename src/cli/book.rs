@@ -15,7 +15,7 @@ use clap::Args;
 
 use super::book_error::BookCommandError;
 use crate::board::{Position, Size};
-use crate::book_builder::{self, BookSource, LeavesFirst};
+use crate::book_builder::{self, BookSource, LeavesFirst, VerifyLimits};
 
 /// Arguments of `slimetrail book`.
 #[derive(Args, Debug)]
@@ -54,14 +54,34 @@ pub struct BookArgs {
     pub out: Option<String>,
     /// Instead of writing a book, prove every move of the book in FILE (`builtin`:
     /// the book built into this binary) and name every move that does not win.
+    /// Every column is checked: the size (--size), the side to move, the move
+    /// (proven to win again) and the plies (odd, and at least solve's length).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "starts", "plies", "hard_nodes"])]
     pub verify: Option<String>,
+    /// With --verify: give up on an entry after this many proof nodes (it then
+    /// counts as not proven).
+    #[arg(long, value_name = "N", requires = "verify",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// With --verify: give up on an entry after this many seconds (it then counts
+    /// as not proven).
+    #[arg(long, value_name = "SECONDS", requires = "verify")]
+    pub time: Option<f64>,
 }
 
 /// Runs `slimetrail book`.
 pub fn run(args: &BookArgs) -> Result<(), BookCommandError> {
     if let Some(path) = &args.verify {
-        return verify(path, args.size);
+        let time = match args.time {
+            Some(s) if !(s > 0.0 && s.is_finite()) => return Err(BookCommandError::Time(s)),
+            Some(s) => Some(std::time::Duration::from_secs_f64(s)),
+            None => None,
+        };
+        let limits = VerifyLimits {
+            nodes: args.nodes,
+            time,
+        };
+        return verify(path, args.size, limits);
     }
     let starts = start_positions(args)?;
     let started = Instant::now();
@@ -154,20 +174,24 @@ fn start_positions(args: &BookArgs) -> Result<Vec<Position>, BookCommandError> {
 }
 
 /// Proves every move of the book at `path` (`builtin` for the built-in one).
-fn verify(path: &str, size: Size) -> Result<(), BookCommandError> {
+fn verify(path: &str, size: Size, limits: VerifyLimits) -> Result<(), BookCommandError> {
     let lines = book_builder::load(&BookSource::named(path), size).map_err(|error| {
         BookCommandError::Verify {
             path: path.to_string(),
             error,
         }
     })?;
-    let verification = book_builder::verify(&lines, &mut |done, total| {
-        if done % 100 == 0 {
-            eprintln!("{done} of {total} proven");
-        }
+    let verification = book_builder::verify(&lines, size, limits, &mut |p| {
+        eprintln!(
+            "entry {} of {}: {:.1} M nodes, {:.1} s in all",
+            p.entry,
+            p.total,
+            p.nodes as f64 / 1e6,
+            p.elapsed.as_secs_f64()
+        );
     });
     for failure in &verification.failures {
-        eprintln!("not a win: {failure}");
+        eprintln!("not verified: {failure}");
     }
     println!("{verification}");
     if verification.failures.is_empty() {

@@ -32,6 +32,8 @@ pub enum BookCommandError {
     },
     /// The book cannot be written to standard output.
     Stdout(std::io::Error),
+    /// `--time` is not a positive, finite number of seconds.
+    Time(f64),
     /// The book of `--verify` cannot be read.
     Verify {
         /// The file, or `builtin`.
@@ -70,6 +72,10 @@ impl fmt::Display for BookCommandError {
             BookCommandError::Stdout(e) => {
                 write!(f, "cannot write the book to standard output: {e}")
             }
+            BookCommandError::Time(s) => write!(
+                f,
+                "--time: expected a positive number of seconds, found {s}"
+            ),
             BookCommandError::Verify { path, error } => match error {
                 VerifyError::Read { error, .. } => write!(
                     f,
