@@ -136,3 +136,25 @@ fn an_incomplete_or_illegal_tree_is_refused_with_the_node() {
     );
     assert_eq!(check_tree("root x\n"), Err(VerifyError::NotACertificate));
 }
+
+/// The 8x8 e5 certificate of the README's proven table, as committed.
+const EIGHT_BY_EIGHT: &str = include_str!("../../tests/certificates/8x8-e5.txt");
+
+#[test]
+fn the_committed_8x8_certificate_holds_under_the_rules() {
+    let checked = check_tree(EIGHT_BY_EIGHT).expect("the committed 8x8 certificate");
+    assert_eq!(checked.root.to_string(), "8/8/8/4s3/8/8/8/8 1");
+    assert_eq!(checked.verdict, Verdict::Loss);
+    assert_eq!(checked.leaves.len(), 5, "{:?}", checked.leaves);
+    assert!(checked.leaves.iter().all(|(_, v)| *v == Verdict::Loss));
+    // Each of player 1's eight first moves must be answered: drop one, and the tree fails.
+    let without_d4: String = EIGHT_BY_EIGHT
+        .lines()
+        .filter(|l| !l.starts_with("d4"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(matches!(
+        check_tree(&without_d4),
+        Err(VerifyError::Missing(_))
+    ));
+}
