@@ -4,9 +4,11 @@
 # Usage: scripts/bench-arena.sh [ROUNDS] [CONCURRENCY]
 #   ROUNDS       game pairs to play per run (default 1000: 2000 games)
 #   CONCURRENCY  games at once (default 2)
-# Three runs: the real slimetrail engine at depth 1 (the target: at least 300 games/s
-# on a 2-core machine), the hidden mock engine (a process that answers at once), and
-# the built-in random player (no processes: the arena's own overhead).
+# Four runs: the default match (no --engine: slimetrail at Level 10 against Level 5) at
+# depth 1, the real slimetrail engine at depth 1 with a 1 MB hash (the target for both:
+# at least 300 games/s on a 2-core machine), the hidden mock engine (a process that
+# answers at once), and the built-in random player (no processes: the arena's own
+# overhead).
 set -euo pipefail
 rounds=${1:-1000}
 concurrency=${2:-2}
@@ -32,6 +34,7 @@ run() {
 }
 
 echo "arena throughput, $rounds rounds (2 games each), concurrency $concurrency"
+run "default match depth=1" --each depth=1
 run "slimetrail depth=1" \
     --engine name=a "cmd=$engine" --engine name=b "cmd=$engine" --each depth=1 option.Hash=1
 run "mock engine depth=1" \

@@ -110,6 +110,59 @@ fn the_mock_engine_is_hidden_from_help() {
     assert!(!help.contains("mock"), "{help}");
 }
 
+/// The help of one flag: its line of `--help` and those below it, up to the next flag.
+fn flag_help(help: &str, flag: &str) -> String {
+    let start = help
+        .find(&format!("      {flag} "))
+        .unwrap_or_else(|| panic!("no {flag} in {help}"));
+    let rest = &help[start + flag.len() + 6..];
+    let end = ["\n  -", "\n      -"]
+        .iter()
+        .filter_map(|next| rest.find(next))
+        .min()
+        .unwrap_or(rest.len());
+    rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn help_names_every_engine_key_and_the_defaults_the_arena_uses() {
+    use slimetrail::arena::{DEFAULT_MATCH_CONCURRENCY, DEFAULT_MATCH_ROUNDS, SPRT_MAX_ROUNDS};
+    let dir = TempDir::new("arena-cli-help-keys");
+    let out = run(&dir, &words("--help"));
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    // Once without tc=MOVES/S, st= and proto=.
+    let engine = flag_help(&help, "--engine");
+    for key in [
+        "tc=MOVES/S",
+        "st=",
+        "proto=",
+        "tc=S+INC",
+        "timemargin=",
+        "movetime=",
+    ] {
+        assert!(engine.contains(key), "{key} not in: {engine}");
+    }
+    use slimetrail::client::{DEFAULT_TIME_MARGIN_MS, DEFAULT_TIMEOUT_MS};
+    assert!(
+        engine.contains(&format!("time loss, default {DEFAULT_TIME_MARGIN_MS})"))
+            && engine.contains(&format!("clock, default {DEFAULT_TIMEOUT_MS})")),
+        "{engine}"
+    );
+    // Once "[default: 1]", while the default match plays 20 rounds, 2 games at a time.
+    let rounds = flag_help(&help, "--rounds");
+    assert!(
+        rounds.contains(&format!("{DEFAULT_MATCH_ROUNDS} in the default match"))
+            && rounds.contains(&format!("{SPRT_MAX_ROUNDS} with --sprt")),
+        "{rounds}"
+    );
+    let concurrency = flag_help(&help, "--concurrency");
+    assert!(
+        concurrency.contains(&format!("{DEFAULT_MATCH_CONCURRENCY} in the default match")),
+        "{concurrency}"
+    );
+}
+
 /// Moves of a PGN record's movetext: squares outside comments, move numbers and results.
 fn pgn_moves(movetext: &str) -> Vec<String> {
     let mut out = Vec::new();

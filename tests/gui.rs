@@ -372,8 +372,12 @@ fn bad_requests_get_errors_and_the_server_goes_on() {
     assert!(reply.starts_with("HTTP/1.1 403"), "{reply}");
     // Still serving, and the game unchanged.
     gui.ok(&id, "move c3");
-    // A position string imports.
-    gui.ok(&id, "position fen 7/7/7/3x3/1sx4/7/7 1 moves a2");
+    // A position string imports (player 2 human, so that no engine move follows it
+    // before the stream opens: Level 1 answers at once).
+    gui.ok(
+        &id,
+        "setoption name Player2 value human\nposition fen 7/7/7/3x3/1sx4/7/7 1 moves a2",
+    );
     let mut events = gui.events(&id);
     let state = events.next();
     assert_eq!(state["position"], "7/7/7/3x3/1xx4/s6/7 2", "{state}");

@@ -149,3 +149,15 @@ fn a_slow_header_is_cut_off_and_the_server_goes_on() {
     );
     healthy(&gui);
 }
+
+#[test]
+fn idle_sockets_at_the_connection_cap_make_room_for_a_request() {
+    // Without room made, the request would wait for the idle sockets' minute.
+    let gui = Gui::start(&["--max-connections", "4", "--header-timeout", "60"]);
+    let idle: Vec<TcpStream> = (0..20).map(|_| connect(&gui)).collect();
+    assert_eq!(healthy(&gui), 0);
+    let id = gui.open();
+    gui.ok(&id, "setoption name Level value 2");
+    drop(idle);
+    assert_eq!(healthy(&gui), 1);
+}

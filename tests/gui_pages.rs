@@ -1,5 +1,6 @@
 //! What a person expects of `slimetrail gui`'s sessions: a reloaded page gets its game
-//! back within the grace, and the engine's moves come no faster than the pace.
+//! back within the grace, the engine's moves come no faster than the pace, and the
+//! state says what Level range the engine has.
 
 use std::time::{Duration, Instant};
 
@@ -66,4 +67,32 @@ fn engine_moves_are_paced_so_that_a_person_can_follow_them() {
         "{plies} plies in {:?}, expected at least {least:?}",
         asked.elapsed()
     );
+}
+
+#[test]
+fn the_state_tells_the_engines_level_range_or_that_it_has_none() {
+    let gui = Gui::start(&[]);
+    let id = gui.open();
+    let ready = gui
+        .events(&id)
+        .wait("the engine ready", |s| s["engine"]["status"] == "ready");
+    assert_eq!(
+        ready["engine"]["levels"],
+        serde_json::json!([1, 10]),
+        "{ready}"
+    );
+    // An engine without a Level option.
+    let bare = "while read l; do case $l in ugi) echo 'id name bare'; echo ugiok;; \
+                isready) echo readyok;; quit) exit;; esac; done";
+    let arg = format!("arg={bare}");
+    let gui = Gui::start(&["--engine", "cmd=/bin/sh", "arg=-c", &arg]);
+    let id = gui.open();
+    let mut events = gui.events(&id);
+    let first = events.next();
+    if first["engine"]["status"] == "starting" {
+        assert!(first["engine"].get("levels").is_none(), "{first}");
+    }
+    let ready = events.wait("the engine ready", |s| s["engine"]["status"] == "ready");
+    assert!(ready["engine"]["levels"].is_null(), "{ready}");
+    assert!(ready["engine"].get("levels").is_some(), "{ready}");
 }

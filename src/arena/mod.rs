@@ -5,7 +5,7 @@
 //!
 //! - `settings`: what fixes a tournament (engines, format, rounds, openings, seed, board,
 //!   shard, SPRT); `schedule`: who meets whom in which game; `openings`: where each
-//!   game pair starts.
+//!   game pair starts (`pgn_openings`: from PGN records).
 //! - `tournament`: the run, with its workers; `game`: one game, its clocks and its
 //!   rules checks; `player`: the players, an engine through the client or the random one.
 //! - `state` and `records`: the state file (the source of truth, for `--resume`) and the
@@ -26,6 +26,7 @@ mod json_game;
 mod merge;
 mod opening_error;
 mod openings;
+mod pgn_openings;
 mod player;
 mod progress;
 mod records;
@@ -46,7 +47,7 @@ pub use error::{ArenaError, EngineCheckError, OutputFile};
 pub use files::{FileAction, FileError, FileProblem, Unwritable};
 pub use merge::{MergeError, merge};
 pub use opening_error::{LineProblem as OpeningLineProblem, OPENING_FORMS, OpeningError};
-pub use openings::{OpeningOrder, OpeningSpec};
+pub use openings::{OpeningFormat, OpeningOrder, OpeningSpec};
 pub use schedule::{Format, FormatError, Shard};
 pub use settings::{DEFAULT_SPRT_ERROR_RATE, Mismatch, Settings, SprtSettings, SprtSettingsError};
 pub use state_error::{LineProblem as StateLineProblem, StateError};

@@ -6,6 +6,7 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::board::{MoveError, Position, PositionError, Size, SquareName, StartError};
+use crate::record::PgnError;
 
 /// What is wrong with the openings asked for: their start, or their words. Its
 /// `Display` begins with the words at fault (`random:x: …`, `file=o.txt line 3: …`).
@@ -22,8 +23,21 @@ pub enum OpeningError {
     },
     /// Words that are neither `random:K` nor `file=PATH [order=…]`.
     Words(String),
-    /// `random:K` with K not a number.
+    /// `random:K` or `plies=N` with no number of plies.
     Plies(String),
+    /// `start=N` with N not a number from 1.
+    StartNumber(String),
+    /// `format=epd`: this game has no EPD.
+    Epd(String),
+    /// A format other than `pgn`.
+    Format(String),
+    /// `start=N` beyond the openings of the file.
+    StartBeyond {
+        /// The opening asked for first.
+        start: usize,
+        /// The openings the file holds.
+        count: usize,
+    },
     /// `file=` without a path.
     NoPath(String),
     /// An order other than `sequential` or `random`.
@@ -51,6 +65,17 @@ pub enum OpeningError {
         /// What is wrong with it.
         problem: LineProblem,
     },
+    /// A PGN record of the file is not an opening.
+    Record {
+        /// The file.
+        path: PathBuf,
+        /// The record, from 1.
+        game: usize,
+        /// The line it begins on, from 1.
+        line: usize,
+        /// What is wrong with it.
+        problem: Box<LineProblem>,
+    },
     /// The file holds no opening.
     Empty {
         /// The file.
@@ -72,10 +97,18 @@ pub enum LineProblem {
     },
     /// The opening ends the game.
     EndsTheGame(String),
+    /// A PGN record that cannot be read.
+    Pgn(PgnError),
+    /// A PGN record whose moves (this many) end the game.
+    RecordEndsTheGame {
+        /// The moves read, after any cut.
+        plies: usize,
+    },
 }
 
 /// What `random:K` or `file=PATH` stand for, for the messages.
-pub const OPENING_FORMS: &str = "`random:K` or `file=PATH [order=sequential|random]`";
+pub const OPENING_FORMS: &str =
+    "`random:K` or `file=PATH [format=pgn] [order=sequential|random] [plies=N] [start=N]`";
 
 impl fmt::Display for LineProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -84,6 +117,12 @@ impl fmt::Display for LineProblem {
             LineProblem::Move { word, error } => write!(
                 f,
                 "move `{word}`: {error}; expected a legal move list such as `c3 b3`"
+            ),
+            LineProblem::Pgn(e) => write!(f, "{e}"),
+            LineProblem::RecordEndsTheGame { plies } => write!(
+                f,
+                "its {plies} moves end the game; expected an opening that leaves a move to \
+                 play: cut the records with plies=N"
             ),
             LineProblem::EndsTheGame(line) => write!(
                 f,
@@ -107,9 +146,40 @@ impl fmt::Display for OpeningError {
                 error,
             } => write!(f, "size {size}: {error}"),
             OpeningError::Words(words) => write!(f, "{words}: expected {OPENING_FORMS}"),
-            OpeningError::Plies(word) => {
-                write!(f, "{word}: expected a number of plies such as random:4")
-            }
+            OpeningError::Plies(word) => write!(
+                f,
+                "{word}: expected a number of plies such as random:4 or plies=4"
+            ),
+            OpeningError::StartNumber(word) => write!(
+                f,
+                "{word}: expected the number of the first opening, from 1, such as start=1"
+            ),
+            OpeningError::Epd(word) => write!(
+                f,
+                "{word}: Slime Trail has no EPD (a chess position format); expected format=pgn \
+                 (PGN records whose moves are squares, such as the arena's own --pgn files) or \
+                 no format= (one position string or move list per line)"
+            ),
+            OpeningError::Format(word) => write!(
+                f,
+                "{word}: unknown format; expected format=pgn (PGN records whose moves are \
+                 squares) or no format= (one position string or move list per line)"
+            ),
+            OpeningError::StartBeyond { start, count } => write!(
+                f,
+                "start={start}: the file holds {count} opening{}; expected start=1 to {count}",
+                if *count == 1 { "" } else { "s" }
+            ),
+            OpeningError::Record {
+                path,
+                game,
+                line,
+                problem,
+            } => write!(
+                f,
+                "file={} game {game} (line {line}): {problem}",
+                path.display()
+            ),
             OpeningError::NoPath(word) => write!(f, "{word}: expected a file path after file="),
             OpeningError::Order(word) => {
                 write!(f, "{word}: expected order=sequential or order=random")

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::opening_error::{LineProblem, OpeningError};
+use super::pgn_openings::pgn_openings;
 use crate::board::{Bitboard, Position, Square};
 use crate::rng::Rng;
 
@@ -55,6 +56,16 @@ pub enum OpeningOrder {
     Random,
 }
 
+/// How an opening file is read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpeningFormat {
+    /// One opening per line: a position string, a move list, or both.
+    Lines,
+    /// PGN records whose moves are squares, such as the arena's own.
+    Pgn,
+}
+
 /// Where openings come from, as given on the command line; saved with `"kind": "random"`
 /// or `"kind": "file"`.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -65,13 +76,46 @@ pub enum OpeningSpec {
         /// Plies per opening.
         plies: usize,
     },
-    /// `file=PATH [order=sequential|random]`.
+    /// `file=PATH [format=pgn] [order=sequential|random] [plies=N] [start=N]`, in
+    /// cutechess-cli's terms.
     File {
         /// The opening file.
         path: PathBuf,
-        /// The order of its lines.
+        /// The order of its openings.
         order: OpeningOrder,
+        /// How it is read; by its content when not given (PGN if it begins with a tag).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        format: Option<OpeningFormat>,
+        /// At most this many plies of each opening.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plies: Option<usize>,
+        /// The opening the first pair plays, from 1, in the order used.
+        #[serde(default = "first_opening", skip_serializing_if = "is_first_opening")]
+        start: usize,
     },
+}
+
+/// The default `start=`: the first opening.
+fn first_opening() -> usize {
+    1
+}
+
+/// Whether `start` is the default, which is not saved.
+fn is_first_opening(start: &usize) -> bool {
+    *start == 1
+}
+
+/// A number after `key=`, at least `min`, or the error `bad` of the word.
+fn number_after(
+    word: &str,
+    value: &str,
+    min: usize,
+    bad: fn(String) -> OpeningError,
+) -> Result<usize, OpeningError> {
+    match value.parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(bad(word.to_string())),
+    }
 }
 
 impl OpeningSpec {
@@ -79,6 +123,7 @@ impl OpeningSpec {
     pub fn parse(words: &[String]) -> Result<OpeningSpec, OpeningError> {
         let mut path = None;
         let mut order = OpeningOrder::Sequential;
+        let (mut format, mut plies, mut start) = (None, None, 1);
         for word in words {
             if let Some(k) = word.strip_prefix("random:") {
                 if words.len() != 1 {
@@ -99,12 +144,28 @@ impl OpeningSpec {
                     "random" => OpeningOrder::Random,
                     _ => return Err(OpeningError::Order(word.clone())),
                 };
+            } else if let Some(f) = word.strip_prefix("format=") {
+                format = Some(match f {
+                    "pgn" => OpeningFormat::Pgn,
+                    "epd" => return Err(OpeningError::Epd(word.clone())),
+                    _ => return Err(OpeningError::Format(word.clone())),
+                });
+            } else if let Some(n) = word.strip_prefix("plies=") {
+                plies = Some(number_after(word, n, 0, OpeningError::Plies)?);
+            } else if let Some(n) = word.strip_prefix("start=") {
+                start = number_after(word, n, 1, OpeningError::StartNumber)?;
             } else {
                 return Err(OpeningError::Words(word.clone()));
             }
         }
         match path {
-            Some(path) => Ok(OpeningSpec::File { path, order }),
+            Some(path) => Ok(OpeningSpec::File {
+                path,
+                order,
+                format,
+                plies,
+                start,
+            }),
             None => Err(OpeningError::Words(words.join(" "))),
         }
     }
@@ -147,16 +208,33 @@ impl OpeningBook {
                     seed,
                 })
             }
-            OpeningSpec::File { path, order } => {
+            OpeningSpec::File {
+                path,
+                order,
+                format,
+                plies,
+                start: first,
+            } => {
                 let text =
                     std::fs::read_to_string(path).map_err(|error| OpeningError::Unreadable {
                         path: path.clone(),
                         error,
                     })?;
-                let mut list = parse_opening_lines(&text, start, path)?;
+                let format = format.unwrap_or_else(|| detect_format(&text));
+                let mut list = match format {
+                    OpeningFormat::Lines => parse_opening_lines(&text, start, path, *plies)?,
+                    OpeningFormat::Pgn => pgn_openings(&text, path, *plies)?,
+                };
                 if *order == OpeningOrder::Random {
                     shuffle(&mut list, &mut Rng::new(seed ^ 0x0BE7_1265));
                 }
+                if *first > list.len() {
+                    return Err(OpeningError::StartBeyond {
+                        start: *first,
+                        count: list.len(),
+                    });
+                }
+                list.rotate_left(first - 1);
                 Ok(OpeningBook::List(list))
             }
         }
@@ -179,11 +257,22 @@ impl OpeningBook {
     }
 }
 
-/// Reads an opening file: one opening per line; blank lines and `#` comments are skipped.
+/// How a file given without `format=` is read: as PGN when its first line that is not
+/// blank is a tag, which no position string or move list is.
+fn detect_format(text: &str) -> OpeningFormat {
+    match text.lines().map(str::trim).find(|l| !l.is_empty()) {
+        Some(line) if line.starts_with('[') => OpeningFormat::Pgn,
+        _ => OpeningFormat::Lines,
+    }
+}
+
+/// Reads an opening file: one opening per line, cut to at most `plies` moves; blank lines
+/// and `#` comments are skipped.
 pub fn parse_opening_lines(
     text: &str,
     start: Position,
     path: &Path,
+    plies: Option<usize>,
 ) -> Result<Vec<Opening>, OpeningError> {
     let mut list = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -210,6 +299,7 @@ pub fn parse_opening_lines(
         } else {
             (start, &words[..])
         };
+        let moves = &moves[..plies.map_or(moves.len(), |p| p.min(moves.len()))];
         let mut pos = first;
         let mut squares = Vec::new();
         for word in moves {
@@ -359,7 +449,7 @@ mod tests {
         let start = Position::start(Size::DEFAULT);
         let text =
             "# comment\n\n , \nc3 b3\n7/7/7/3s3/7/7/7 1\n7/7/7/3s3/7/7/7 1 e5 f5\n5/5/2s2/5/5 2\n";
-        let list = parse_opening_lines(text, start, Path::new("o.txt")).unwrap();
+        let list = parse_opening_lines(text, start, Path::new("o.txt"), None).unwrap();
         assert_eq!(list.len(), 4);
         assert_eq!(list[0].describe(), "c3 b3");
         assert_eq!(list[0].position().to_string(), "7/7/7/3x3/1sx4/7/7 1");
@@ -372,7 +462,7 @@ mod tests {
     fn bad_opening_lines_name_the_line_and_the_problem() {
         let start = Position::start(Size::DEFAULT);
         let err = |text: &str| {
-            parse_opening_lines(text, start, Path::new("o.txt"))
+            parse_opening_lines(text, start, Path::new("o.txt"), None)
                 .unwrap_err()
                 .to_string()
         };

@@ -41,8 +41,12 @@ pub enum ArenaCommand {
 /// The tournament arguments.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// An engine: name=A cmd=PATH|random [arg=X]... [dir=D] [option.NAME=V]...
-    /// [movetime=MS|depth=N|nodes=N|tc=S+INC] [timemargin=MS] [timeout=MS]. Repeat for each engine.
+    /// An engine: name=A cmd=PATH|random [arg=X]... [dir=D] [option.NAME=V]... and a limit,
+    /// movetime=MS, st=SECONDS (cutechess's move time), depth=N, nodes=N, tc=S+INC
+    /// (seconds) or tc=MOVES/S[+INC] (S seconds for every MOVES moves); [timemargin=MS]
+    /// (grace before a time loss, default 50) [timeout=MS] (wait for replies without a
+    /// clock, default 10000); proto=uci|ugi is accepted and changes nothing. Repeat for
+    /// each engine.
     #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1.., action = ArgAction::Append)]
     pub engine: Vec<String>,
     /// The words of each `--engine`, grouped (filled in from the matches).
@@ -54,19 +58,23 @@ pub struct RunArgs {
     /// round-robin (everyone against everyone) or gauntlet (the first engine against the others).
     #[arg(long, value_name = "FORMAT", default_value = "round-robin")]
     pub format: Format,
-    /// Rounds: one game pair (colours swapped, same opening) per pairing each [default: 1, 50000 with --sprt].
+    /// Rounds: one game pair (colours swapped, same opening) per pairing each [default: 20
+    /// in the default match (no --engine), 50000 with --sprt, else 1].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub rounds: Option<u64>,
     /// Games per pairing in each of --rounds, as cutechess-cli's -games counts them: the
     /// arena plays rounds × games / 2 colour-swapped pairs per pairing (the total must be even).
     #[arg(long, value_name = "G", value_parser = clap::value_parser!(u64).range(1..))]
     pub games: Option<u64>,
-    /// Games played at once [default: 1].
+    /// Games played at once [default: 2 in the default match (no --engine), else 1].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub concurrency: Option<u64>,
     /// random:K (K random plies, never ending the game or stepping next to a goal) or
-    /// file=PATH [order=sequential|random] (a position string or move list per line) [default: random:2].
-    #[arg(long, value_name = "SPEC", num_args = 1..=2)]
+    /// file=PATH [format=pgn] [order=sequential|random] [plies=N] [start=N], as in
+    /// cutechess-cli: a position string or move list per line, or with format=pgn PGN
+    /// records whose moves are squares (the arena's own); plies=N cuts each opening to N
+    /// plies, start=N begins with the N-th [default: random:2].
+    #[arg(long, value_name = "SPEC", num_args = 1..)]
     pub openings: Vec<String>,
     /// Seed of random openings, shuffled opening files and random players.
     #[arg(long, value_name = "S", default_value_t = 1)]
@@ -103,7 +111,8 @@ pub struct RunArgs {
     /// Continue the interrupted tournament saved in the state file (same arguments otherwise).
     #[arg(long)]
     pub resume: bool,
-    /// Start over even if the state file holds finished games of an earlier run.
+    /// Start over even if the state file holds an unfinished tournament (a finished one
+    /// is kept as NAME.finished-N.EXT and the new run starts without it).
     #[arg(long, conflicts_with = "resume")]
     pub force: bool,
     /// Play only the K-th of N deterministic shares of the schedule (pairs stay whole).

@@ -101,7 +101,7 @@ pub fn arena_error(e: &ArenaError) -> String {
             error,
         }) => format!("--size {size}: {error}"),
         ArenaError::Openings(OpeningError::Words(words)) => format!(
-            "--openings {words}: expected `--openings random:K` or `--openings file=PATH [order=sequential|random]`"
+            "--openings {words}: expected `--openings random:K` or `--openings file=PATH [format=pgn] [order=sequential|random] [plies=N] [start=N]`"
         ),
         ArenaError::Openings(e) => format!("--openings {e}"),
         ArenaError::Engine(e) => format!("--engine name={}: {}", e.name, e.problem()),
@@ -219,7 +219,7 @@ mod tests {
         let e = arena_error(&OpeningSpec::parse(&words("book.txt")).unwrap_err().into());
         assert_eq!(
             e,
-            "--openings book.txt: expected `--openings random:K` or `--openings file=PATH [order=sequential|random]`"
+            "--openings book.txt: expected `--openings random:K` or `--openings file=PATH [format=pgn] [order=sequential|random] [plies=N] [start=N]`"
         );
     }
 

@@ -12,7 +12,7 @@ use super::interrupt::{self, INTERRUPTED, INTERRUPTED_EXIT_CODE};
 use super::split::{self, FlaggedProofError};
 use super::{JsonError, PositionArgError, PositionArgs, print_json};
 use crate::board::Side;
-use crate::proof::{self, MergeReport, ProofSettings, Status};
+use crate::proof::{self, ProofSettings, Status};
 use crate::search::{HASH_MB, SearchInfo, THREADS};
 use crate::shard::Shard;
 
@@ -90,13 +90,10 @@ pub struct SolveArgs {
     pub positions: Option<PathBuf>,
     /// With --positions: prove every N-th sub-problem from the K-th (1 <= K <= N),
     /// e.g. one share per Slurm array task.
-    #[arg(
-        long,
-        value_name = "K/N",
-        requires = "positions",
-        default_value = "1/1"
-    )]
-    pub shard: Shard,
+    /// With --verify-certificate: prove again every N-th distinct leaf from the
+    /// K-th (the tree is checked whole by every shard).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// With --positions: first prove every sub-problem within N nodes, then again
     /// within 8 times as many, and so on up to --nodes (or no limit), so that easy
     /// sub-problems settle their neighbours before hard ones are taken on.
@@ -107,6 +104,20 @@ pub struct SolveArgs {
     /// by minimax over the split tree, and list the sub-problems still open.
     #[arg(long, value_name = "DIR")]
     pub merge: Option<PathBuf>,
+    /// With --merge: exit with success even when records are set aside,
+    /// conflict or contradict each other (the merge counts what they name as open).
+    #[arg(long, requires = "merge")]
+    pub ignore_conflicts: bool,
+    /// With --merge: write the proof tree the verdict rests on to FILE (plain
+    /// text, one node a line; see README), for --verify-certificate.
+    #[arg(long, value_name = "FILE", requires = "merge")]
+    pub certificate: Option<PathBuf>,
+    /// Check a certificate written by --merge --certificate, independently of the
+    /// merge: the tree under the rules (every legal reply at each and node), and
+    /// every leaf proved again by the solver (with --shard K/N, a share of them;
+    /// --hash, --threads, --nodes and --time apply to each leaf).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["merge", "positions", "split"])]
+    pub verify_certificate: Option<PathBuf>,
 }
 
 /// Why `slimetrail solve` cannot run.
@@ -122,6 +133,10 @@ pub enum SolveError {
     Proof(FlaggedProofError),
     /// The report cannot be written as JSON.
     Json(JsonError),
+    /// The merge found records it does not trust.
+    Untrusted(usize),
+    /// `--shard` without a list to share.
+    ShardAlone,
 }
 
 impl fmt::Display for SolveError {
@@ -138,6 +153,15 @@ impl fmt::Display for SolveError {
             ),
             SolveError::Proof(e) => e.fmt(f),
             SolveError::Json(e) => e.fmt(f),
+            SolveError::ShardAlone => {
+                f.write_str("--shard: expected --positions or --verify-certificate with it")
+            }
+            SolveError::Untrusted(n) => write!(
+                f,
+                "the merge set aside {n} records, conflicts or contradictions (listed in its \
+                 report); expected results files that agree with the split and each other: \
+                 remove the lines named, or give --ignore-conflicts to accept the merge without them"
+            ),
         }
     }
 }
@@ -153,12 +177,19 @@ impl From<FlaggedProofError> for SolveError {
 /// Proves a position and prints the verdict, a winning move, the game's length and
 /// the speed; or, when a limit or Ctrl-C ends the proof first, what is known.
 pub fn run(args: &SolveArgs) -> Result<ExitCode, SolveError> {
+    if args.shard.is_some() && args.positions.is_none() && args.verify_certificate.is_none() {
+        return Err(SolveError::ShardAlone);
+    }
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
     if let Some(dir) = &args.merge {
-        let report = MergeReport::read(dir).map_err(FlaggedProofError)?;
+        let report = split::merge(dir, args.certificate.as_deref())?;
         if args.json {
             print_json(&report).map_err(SolveError::Json)?;
         } else {
             print!("{report}");
+        }
+        if !report.problems.is_empty() && !args.ignore_conflicts {
+            return Err(SolveError::Untrusted(report.problems.len()));
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -171,7 +202,12 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, SolveError> {
     };
     if let Some(file) = &args.positions {
         interrupt::install();
-        split::shard(file, args.shard, &settings, &INTERRUPTED)?;
+        split::shard(file, shard, &settings, &INTERRUPTED)?;
+        return Ok(interrupt::exit_code());
+    }
+    if let Some(file) = &args.verify_certificate {
+        interrupt::install();
+        split::verify(file, shard, &settings, &INTERRUPTED)?;
         return Ok(interrupt::exit_code());
     }
     let position = args.from.position().map_err(SolveError::Position)?;

@@ -161,6 +161,9 @@ pub struct EngineSeat {
     pub name: String,
     /// The serial number of the process now in the slot; events of older ones are dropped.
     pub serial: u64,
+    /// The range of the engine's `Level` option (`None` inside: it has none), once it
+    /// started.
+    pub levels: Option<Option<(i64, i64)>>,
     task: Option<EngineTask>,
     hint_wanted: Option<GoArgs>,
     /// The engine's latest thinking about the game.
@@ -176,6 +179,7 @@ impl EngineSeat {
             slot: EngineSlot::Starting,
             name,
             serial: 0,
+            levels: None,
             task: None,
             hint_wanted: None,
             thinking: None,

@@ -1,13 +1,17 @@
 //! The listening side of the GUI's server: hyper's HTTP/1 connections on tokio, with
-//! every limit a setting ([`HttpLimits`]): at most so many connections at once (past
-//! that, new ones wait in the listening socket's bounded backlog), a deadline for the
-//! request head and for the whole body, and bounded header size and count. The accept
+//! every limit a setting ([`HttpLimits`]): at most so many connections at once, a
+//! deadline for the request head and for the whole body, and bounded header size and
+//! count. When every slot is taken, the connection that has waited longest without
+//! sending a request is closed to make room (so that idle and slow-header sockets
+//! cannot starve a page); when every connection is busy with a request, new ones wait
+//! in the listening socket's bounded backlog. The accept
 //! loop never stops while the process lives: running out of descriptors or memory backs
 //! off and retries, and only an error that no retry can mend ends [`accept_loop`].
 
+use std::collections::BTreeMap;
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
@@ -15,7 +19,7 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpSocket};
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, oneshot};
 use tower::Layer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
@@ -140,11 +144,29 @@ pub async fn accept_loop(listener: TcpListener, app: Router, limits: HttpLimits)
         .layer(RequestBodyDeadlineLayer::new(limits.body_timeout).layer(app));
     let service = TowerToHyperService::new(service);
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let waiting = Arc::new(Waiting::default());
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .max_header_size(limits.max_header_bytes)
+        .max_headers(limits.max_headers)
+        .max_buf_size((limits.max_header_bytes + 1024).max(64 * 1024))
+        .keep_alive(true);
     let mut backoff = Duration::from_millis(10);
+    let mut serial = 0u64;
     loop {
-        // All slots taken: new connections wait in the backlog until one is free.
-        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
-            return io::Error::other("the connection slots are closed");
+        let slot = match Arc::clone(&slots).try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                // All slots taken: the longest-waiting connection without a request
+                // makes room; if every one is busy, this waits for one to end.
+                waiting.close_oldest();
+                match Arc::clone(&slots).acquire_owned().await {
+                    Ok(slot) => slot,
+                    Err(_) => return io::Error::other("the connection slots are closed"),
+                }
+            }
         };
         let stream = match listener.accept().await {
             Ok((stream, _)) => {
@@ -159,6 +181,7 @@ pub async fn accept_loop(listener: TcpListener, app: Router, limits: HttpLimits)
                         backoff.as_millis()
                     );
                     drop(slot);
+                    waiting.close_oldest();
                     tokio::time::sleep(backoff).await;
                     backoff = (backoff * 2).min(MAX_BACKOFF);
                     continue;
@@ -167,20 +190,82 @@ pub async fn accept_loop(listener: TcpListener, app: Router, limits: HttpLimits)
             },
         };
         let _ = stream.set_nodelay(true);
-        let connection = http1::Builder::new()
-            .timer(TokioTimer::new())
-            .header_read_timeout(limits.header_timeout)
-            .max_header_size(limits.max_header_bytes)
-            .max_headers(limits.max_headers)
-            .max_buf_size((limits.max_header_bytes + 1024).max(64 * 1024))
-            .keep_alive(true)
-            .serve_connection(TokioIo::new(stream), service.clone());
+        serial += 1;
+        let id = serial;
+        let (close, closed) = oneshot::channel();
+        waiting.add(id, close);
+        let marked = Marked {
+            inner: service.clone(),
+            waiting: Arc::clone(&waiting),
+            id,
+        };
+        let connection = builder.serve_connection(TokioIo::new(stream), marked);
+        let waiting = Arc::clone(&waiting);
         tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                log::debug!("connection ended: {e}");
+            // The sender is dropped once a request came: then only the connection ends it.
+            let made_room = async {
+                if closed.await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+            };
+            tokio::select! {
+                ended = connection => if let Err(e) = ended {
+                    log::debug!("connection ended: {e}");
+                },
+                () = made_room => log::debug!("closed a connection without a request to make room"),
             }
+            waiting.remove(id);
             drop(slot);
         });
+    }
+}
+
+/// The connections that have not sent a request yet, oldest first, each with the means
+/// to close it.
+#[derive(Default)]
+struct Waiting(Mutex<BTreeMap<u64, oneshot::Sender<()>>>);
+
+impl Waiting {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, oneshot::Sender<()>>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn add(&self, id: u64, close: oneshot::Sender<()>) {
+        self.lock().insert(id, close);
+    }
+
+    /// Connection `id` sent a request, or ended.
+    fn remove(&self, id: u64) {
+        self.lock().remove(&id);
+    }
+
+    /// Closes the connection that has waited longest without a request, if any.
+    fn close_oldest(&self) {
+        if let Some((_, close)) = self.lock().pop_first() {
+            let _ = close.send(());
+        }
+    }
+}
+
+/// The server's service for one connection, which marks the connection busy at its
+/// first request.
+struct Marked<S> {
+    inner: S,
+    waiting: Arc<Waiting>,
+    id: u64,
+}
+
+impl<S, R> hyper::service::Service<R> for Marked<S>
+where
+    S: hyper::service::Service<R>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn call(&self, request: R) -> Self::Future {
+        self.waiting.remove(self.id);
+        self.inner.call(request)
     }
 }
 

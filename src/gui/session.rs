@@ -252,6 +252,7 @@ impl Room {
                 match started {
                     Ok(mut engine) => {
                         self.seat.name = engine.name().to_string();
+                        self.seat.levels = Some(engine.level_range());
                         engine.forward_to(self.to_self.clone(), move |event| {
                             Input::Engine(serial, event)
                         });
@@ -561,9 +562,19 @@ impl Room {
             .map(|p| p.words(&position, self.mover()));
         view.hint = self.hint.clone();
         view.notice = self.notice.clone();
-        serde_json::to_string(&view).unwrap_or_else(|e| {
-            format!("{{\"kind\":\"error\",\"error\":\"cannot write the state: {e}\"}}")
-        })
+        let mut state = match serde_json::to_value(&view) {
+            Ok(state) => state,
+            Err(e) => {
+                return format!("{{\"kind\":\"error\",\"error\":\"cannot write the state: {e}\"}}");
+            }
+        };
+        // The engine's Level range, `null` without one; left out until it is known.
+        if let (Some(levels), Some(engine)) = (self.seat.levels, state.get_mut("engine")) {
+            engine["levels"] = levels.map_or(serde_json::Value::Null, |(min, max)| {
+                serde_json::json!([min, max])
+            });
+        }
+        state.to_string()
     }
 
     /// Sends the state to the pages when it changed; thinking at most ten times a second.

@@ -4,8 +4,10 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
+use super::certificate::CertificateError;
 use super::positions::PositionsError;
 use super::results::ResultsError;
+use super::verify::VerifyError;
 
 /// Why a split, a shard or a merge cannot go on.
 #[derive(Debug)]
@@ -33,6 +35,29 @@ pub enum ProofError {
         /// What the system said.
         error: io::Error,
     },
+    /// No certificate can be written for the merge.
+    Certificate(CertificateError),
+    /// The certificate file cannot be written.
+    WriteCertificate {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// The certificate file cannot be read.
+    ReadCertificate {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// The certificate does not hold.
+    Verify {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        error: VerifyError,
+    },
 }
 
 impl fmt::Display for ProofError {
@@ -55,6 +80,22 @@ impl fmt::Display for ProofError {
                 "cannot write the positions file {}: {error}",
                 path.display()
             ),
+            ProofError::Certificate(e) => e.fmt(f),
+            ProofError::WriteCertificate { path, error } => write!(
+                f,
+                "cannot write the certificate {}: {error}",
+                path.display()
+            ),
+            ProofError::ReadCertificate { path, error } => {
+                write!(f, "cannot read the certificate {}: {error}", path.display())
+            }
+            ProofError::Verify { path, error } => {
+                write!(
+                    f,
+                    "the certificate {} does not hold: {error}",
+                    path.display()
+                )
+            }
         }
     }
 }

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::check::{Checked, check};
 use super::error::ProofError;
 use super::positions::{POSITIONS_FILE, Split};
 use super::results::{Results, verdict_name};
@@ -53,8 +54,14 @@ pub struct MergeReport {
     pub nodes: u64,
     /// Proof time in milliseconds summed over every record.
     pub time_ms: f64,
-    /// Lines of the results files that are not records (cut short by a kill).
+    /// Lines of the results files that are not records (cut short by a kill, or
+    /// damaged).
     pub torn_lines: usize,
+    /// Files named `results*.jsonl` that no shard writes, left unread.
+    pub ignored_files: Vec<String>,
+    /// Records set aside, conflicts and contradictions, a sentence each naming
+    /// the files and lines: a merge to trust has none.
+    pub problems: Vec<String>,
 }
 
 impl MergeReport {
@@ -69,8 +76,9 @@ impl MergeReport {
     /// The root's verdict by minimax over `results` in the tree of `split`, the
     /// value of each root move, and the open sub-problems that still matter.
     pub fn new(split: &Split, results: &Results) -> MergeReport {
-        let known = results.known();
-        let merged = merge(&split.root, split.depth, &known);
+        let checked = check(split, results);
+        let known = &checked.known;
+        let merged = merge(&split.root, split.depth, known);
         let root = &split.root;
         let side = root.side_to_move();
         let verdict = match merged.root {
@@ -93,7 +101,7 @@ impl MergeReport {
             best_move: merged
                 .winning_move
                 .map(|s| root.name(s))
-                .or_else(|| recorded_winning_move(root, results)),
+                .or_else(|| recorded_winning_move(root, results, &checked)),
             moves: merged
                 .moves
                 .iter()
@@ -114,21 +122,29 @@ impl MergeReport {
             nodes: results.records().map(|r| r.nodes).sum(),
             time_ms: results.records().fold(0.0, |sum, r| sum + r.time_ms),
             torn_lines: results.torn_lines(),
+            ignored_files: results
+                .ignored
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
+            problems: checked.issues.iter().map(|i| i.to_string()).collect(),
         }
     }
 }
 
 /// The winning move of `root` that a record of the root itself gives, if any (the
-/// record's position may be the root's mirror image, and its move too).
-fn recorded_winning_move(root: &Position, results: &Results) -> Option<String> {
+/// record's position may be the root's mirror image, and its move too), if the
+/// checks trust that record.
+fn recorded_winning_move(root: &Position, results: &Results, checked: &Checked) -> Option<String> {
     let name = canonical(root);
-    let record = results
+    if checked.known.get(&name) != Some(&Verdict::Win) {
+        return None;
+    }
+    let named: Position = name.parse().ok()?;
+    let square = results
         .records()
-        .find(|r| r.position == name && r.verdict() == Some(Verdict::Win))?;
-    let square = root
-        .size()
-        .parse_square(record.best_move.as_deref()?)
-        .ok()?;
+        .filter(|r| r.position == name && r.verdict() == Some(Verdict::Win))
+        .find_map(|r| named.parse_move(r.best_move.as_deref()?).ok())?;
     let square = if name == root.to_string() {
         square
     } else {
@@ -178,9 +194,25 @@ impl fmt::Display for MergeReport {
         if self.torn_lines > 0 {
             writeln!(
                 out,
-                "ignored {} results lines cut short (their positions count as open)",
+                "ignored {} results lines cut short or damaged (their positions count as open)",
                 self.torn_lines
             )?;
+        }
+        for file in &self.ignored_files {
+            writeln!(
+                out,
+                "ignored {file}: not a results file a shard or the split writes"
+            )?;
+        }
+        if !self.problems.is_empty() {
+            writeln!(
+                out,
+                "{} problems in the results files (what they name counts as open):",
+                self.problems.len()
+            )?;
+            for problem in &self.problems {
+                writeln!(out, "  {problem}")?;
+            }
         }
         writeln!(
             out,
@@ -281,9 +313,9 @@ mod tests {
         let split = five_split();
         let names: Vec<String> = split.positions.iter().map(|p| p.to_string()).collect();
         let text = [
-            record(&names[0], Some("win"), Some("a1"), 100),
+            record(&names[0], Some("win"), None, 100),
             record(&names[1], None, None, 40),
-            record(&names[2], Some("win"), Some("a1"), 60),
+            record(&names[2], Some("win"), None, 60),
         ]
         .join("\n");
         let mut results = Results::default();
@@ -333,7 +365,9 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("\nignored 1 results lines cut short (their positions count as open)\n"),
+            text.contains(
+                "\nignored 1 results lines cut short or damaged (their positions count as open)\n"
+            ),
             "{text}"
         );
         assert!(
@@ -389,16 +423,15 @@ mod tests {
             positions: Vec::new(),
         };
         let name = canonical(&root);
-        // A winning move recorded for the canonical position: b1 there is a2 here.
-        // (Whether it is legal is not the report's to check.)
+        // A winning move recorded for the canonical position: a2 there is b1 here.
         let mut results = Results::default();
         results.add_text(
             Path::new("results-x.jsonl"),
-            &record(&name, Some("win"), Some("b1"), 9),
+            &record(&name, Some("win"), Some("a2"), 9),
         );
         let report = MergeReport::new(&split, &results);
         assert_eq!(report.verdict, Some("win"));
-        assert_eq!(report.best_move.as_deref(), Some("a2"));
+        assert_eq!(report.best_move.as_deref(), Some("b1"));
         // A loss for the root gives no move.
         let mut results = Results::default();
         results.add_text(

@@ -14,8 +14,14 @@
 //!     the open sub-problems that still matter.
 //!
 //! [`Results`] reads every record with the file and line it came from, and counts
-//! the lines a kill cut short; nothing here names a command-line flag.
+//! the lines a kill cut short or that are damaged; [`check`] sets aside the records
+//! that do not fit the split or each other, before a shard or a merge trusts them.
+//! [`certificate`] writes the proof tree a merged verdict rests on, and
+//! [`check_tree`] and [`prove_leaves`] verify one independently of the merge.
+//! Nothing here names a command-line flag.
 
+mod certificate;
+mod check;
 mod error;
 mod merge_report;
 mod positions;
@@ -30,8 +36,11 @@ mod sub_problems;
 #[cfg(test)]
 mod testing;
 mod tree;
+mod verify;
 mod watch;
 
+pub use certificate::{CERTIFICATE_HEADER, Certificate, CertificateError, certificate};
+pub use check::{Checked, Issue, RecordProblem, check};
 pub use error::ProofError;
 pub use merge_report::{MergeReport, MoveReport};
 pub use positions::{LineProblem, POSITIONS_FILE, PositionsError, Split};
@@ -48,4 +57,5 @@ pub use sub_problems::sub_problems;
 pub use tree::{
     Known, Merged, NodeValue, SplitTree, canonical, canonical_position, game_over, merge,
 };
+pub use verify::{CheckedTree, LeafProof, VerifyError, check_tree, prove_leaves};
 pub use watch::WATCH_INTERVAL;

@@ -17,8 +17,11 @@ use super::tree::Known;
 use crate::search::Verdict;
 use crate::shard::Shard;
 
-/// Results files of a split directory are named `results*.jsonl`.
+/// Results files of a split directory are named `results-K-of-N.jsonl` and
+/// `results-split.jsonl`.
 const RESULTS_PREFIX: &str = "results";
+/// The middle of the name of the split's own results file.
+const SPLIT_NAME: &str = "split";
 /// The extension of results files.
 const RESULTS_EXTENSION: &str = "jsonl";
 
@@ -102,9 +105,12 @@ pub struct Entry {
 pub struct Results {
     /// The records, file by file in name order, each file in its order.
     pub entries: Vec<Entry>,
-    /// Lines that are not records: a last line cut short by a kill, which is
-    /// ignored (its position is proved again).
+    /// Lines that are not records: a last line cut short by a kill, or a line
+    /// damaged otherwise (bytes that are not UTF-8 too), which is ignored (its
+    /// position is proved again).
     pub torn: Vec<Source>,
+    /// Files named `results*.jsonl` that no shard or split writes, left unread.
+    pub ignored: Vec<PathBuf>,
 }
 
 /// Why the results files cannot be read or written.
@@ -171,24 +177,30 @@ impl fmt::Display for ResultsError {
 impl std::error::Error for ResultsError {}
 
 impl Results {
-    /// Reads every `results*.jsonl` file of `dir`, in name order.
+    /// Reads every results file of `dir` (`results-K-of-N.jsonl`,
+    /// `results-split.jsonl`), in name order; other `results*.jsonl` files are
+    /// listed in [`Results::ignored`], unread.
     pub fn read(dir: &Path) -> Result<Results, ResultsError> {
         let entries = fs::read_dir(dir).map_err(|error| ResultsError::List {
             dir: dir.to_path_buf(),
             error,
         })?;
-        let mut files: Vec<PathBuf> = entries
+        let (mut files, mut ignored): (Vec<PathBuf>, Vec<PathBuf>) = entries
             .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|path| is_results_file(path))
-            .collect();
+            .filter(|path| looks_like_results(path))
+            .partition(|path| is_results_file(path));
         files.sort();
-        let mut results = Results::default();
+        ignored.sort();
+        let mut results = Results {
+            ignored,
+            ..Results::default()
+        };
         for path in files {
-            let text = fs::read_to_string(&path).map_err(|error| ResultsError::Read {
+            let bytes = fs::read(&path).map_err(|error| ResultsError::Read {
                 path: path.clone(),
                 error,
             })?;
-            results.add_text(&path, &text);
+            results.add_bytes(&path, &bytes);
         }
         Ok(results)
     }
@@ -196,14 +208,28 @@ impl Results {
     /// Adds the records of `text`, the contents of the results file `file`. Blank
     /// lines are skipped; a line that is not a record is counted as torn.
     pub fn add_text(&mut self, file: &Path, text: &str) {
-        for (number, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
+        self.add_bytes(file, text.as_bytes());
+    }
+
+    /// Adds the records of `bytes`, the contents of the results file `file`. Blank
+    /// lines are skipped; a line that is not a record (not UTF-8, not JSON, or not
+    /// a record) is counted as torn.
+    pub fn add_bytes(&mut self, file: &Path, bytes: &[u8]) {
+        let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        for (number, raw) in bytes.split(|&b| b == b'\n').enumerate() {
             let source = Source {
                 file: file.to_path_buf(),
                 line: number + 1,
             };
+            let Ok(line) = std::str::from_utf8(raw) else {
+                log::warn!("{source}: ignoring a line that is not UTF-8: {raw:?}");
+                self.torn.push(source);
+                continue;
+            };
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            if line.trim().is_empty() {
+                continue;
+            }
             match serde_json::from_str::<Record>(line) {
                 Ok(record) => self.entries.push(Entry { record, source }),
                 Err(e) => {
@@ -233,11 +259,36 @@ impl Results {
     }
 }
 
-/// Whether `path` is named like a results file.
-fn is_results_file(path: &Path) -> bool {
+/// Whether `path` is named `results*.jsonl`, as results files are.
+fn looks_like_results(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     name.starts_with(RESULTS_PREFIX)
         && path.extension().and_then(|e| e.to_str()) == Some(RESULTS_EXTENSION)
+}
+
+/// Whether `path` is named as a shard or the split writes results:
+/// `results-K-of-N.jsonl` for a valid shard `K/N`, or `results-split.jsonl`.
+fn is_results_file(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let Some(middle) = name
+        .strip_prefix(RESULTS_PREFIX)
+        .and_then(|rest| rest.strip_prefix('-'))
+        .and_then(|rest| rest.strip_suffix(RESULTS_EXTENSION))
+        .and_then(|rest| rest.strip_suffix('.'))
+    else {
+        return false;
+    };
+    if middle == SPLIT_NAME {
+        return true;
+    }
+    let Some((k, n)) = middle.split_once("-of-") else {
+        return false;
+    };
+    let (Ok(k), Ok(n)) = (k.parse::<usize>(), n.parse::<usize>()) else {
+        return false;
+    };
+    // Written back, the name must be the same: no signs, no leading zeros.
+    Shard::new(k, n).is_some_and(|shard| shard_file(Path::new(""), shard) == Path::new(name))
 }
 
 /// The results file of `shard` in `dir`.
@@ -250,7 +301,7 @@ pub fn shard_file(dir: &Path, shard: Shard) -> PathBuf {
 
 /// The results file of the short proofs made while splitting.
 pub fn split_file(dir: &Path) -> PathBuf {
-    dir.join(format!("{RESULTS_PREFIX}-split.{RESULTS_EXTENSION}"))
+    dir.join(format!("{RESULTS_PREFIX}-{SPLIT_NAME}.{RESULTS_EXTENSION}"))
 }
 
 /// An append-only results file.
@@ -488,6 +539,11 @@ mod tests {
             "results-1-of-1.jsonl",
             "results.jsonl",
             "results-split.jsonl",
+            "results-zz.jsonl",
+            "results-2-of-1.jsonl",
+            "results-01-of-2.jsonl",
+            "results-1-of-2.jsonl~",
+            "results-+1-of-2.jsonl",
             "other.jsonl",
             "results-1-of-1.json",
             "results-1-of-1.jsonl.bak",
@@ -510,13 +566,44 @@ mod tests {
             })
             .collect();
         files.sort();
+        assert_eq!(files, ["results-1-of-1.jsonl", "results-split.jsonl"]);
+        let ignored: Vec<_> = results
+            .ignored
+            .iter()
+            .map(|p| p.file_name().unwrap().to_str().unwrap().to_string())
+            .collect();
         assert_eq!(
-            files,
+            ignored,
             [
-                "results-1-of-1.jsonl",
-                "results-split.jsonl",
+                "results-+1-of-2.jsonl",
+                "results-01-of-2.jsonl",
+                "results-2-of-1.jsonl",
+                "results-zz.jsonl",
                 "results.jsonl"
             ]
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_counted_as_torn_and_the_others_are_kept() {
+        let whole = serde_json::to_string(&record(A, Some("loss"), "1/1")).unwrap();
+        let mut bytes = whole.clone().into_bytes();
+        bytes.extend_from_slice(b"\n{\"position\":\"\xff\"}\n\xfe\xff\r\n");
+        bytes.extend_from_slice(whole.as_bytes());
+        bytes.extend_from_slice(b"\r\n");
+        let mut results = Results::default();
+        results.add_bytes(Path::new("results-1-of-1.jsonl"), &bytes);
+        assert_eq!(
+            results
+                .entries
+                .iter()
+                .map(|e| e.source.line)
+                .collect::<Vec<_>>(),
+            [1, 4]
+        );
+        assert_eq!(
+            results.torn.iter().map(|s| s.line).collect::<Vec<_>>(),
+            [2, 3]
         );
     }
 

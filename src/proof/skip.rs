@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::check::check;
 use super::positions::Split;
 use super::results::Results;
 use super::tree::{Known, merge};
@@ -32,8 +33,8 @@ impl fmt::Display for Skip {
 }
 
 /// Whether the sub-problem `name` of `split` need not be proved now, with `results`
-/// on record, by an attempt within `limit_nodes` and `limit_ms` (`None`: no limit),
-/// and why.
+/// on record (as far as they pass the checks of [`check`]), by an attempt within
+/// `limit_nodes` and `limit_ms` (`None`: no limit), and why.
 pub fn skip_reason(
     split: &Split,
     results: &Results,
@@ -41,8 +42,9 @@ pub fn skip_reason(
     limit_nodes: Option<u64>,
     limit_ms: Option<u64>,
 ) -> Option<Skip> {
-    let known = results.known();
-    if known.contains_key(name) {
+    let checked = check(split, results);
+    let known = checked.known;
+    if checked.recorded.contains(name) {
         Some(Skip::Proven)
     } else if results
         .records()

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use super::check::check;
 use super::positions::Split;
 use super::results::Results;
 use super::skip::settled;
@@ -42,8 +43,8 @@ pub(super) fn watch(
         let Ok(results) = Results::read(dir) else {
             continue;
         };
-        let known = results.known();
-        if known.contains_key(name) || settled(split, &known, name) {
+        let checked = check(split, &results);
+        if checked.recorded.contains(name) || settled(split, &checked.known, name) {
             abandon.store(true, Ordering::SeqCst);
             return;
         }

@@ -1,0 +1,138 @@
+//! Tests of the verification of certificates, on 5x5.
+
+use super::*;
+use crate::proof::certificate::certificate;
+use crate::proof::check::check;
+use crate::proof::results::Results;
+use crate::proof::testing::{five_split, record_line, results};
+
+fn settings() -> ProofSettings {
+    ProofSettings {
+        hash_mb: 1,
+        threads: 1,
+        nodes: None,
+        time: None,
+        first_nodes: None,
+    }
+}
+
+/// The certificate of the 5x5 start split at depth 1 with every sub-problem
+/// recorded as `verdict` (true or not).
+fn all(verdict: &str) -> String {
+    let split = five_split();
+    let lines: Vec<String> = split
+        .positions
+        .iter()
+        .map(|p| record_line(p, Some(verdict), None))
+        .collect();
+    let results: Results = results(&lines);
+    let checked = check(&split, &results);
+    certificate(&split, &results, &checked).unwrap().text
+}
+
+/// A certificate of the true verdict of the 5x5 start: its sub-problems proven
+/// by the solver, as a shard would.
+fn true_certificate() -> String {
+    let split = five_split();
+    let mut engine = settings().engine(1);
+    let stop = AtomicBool::new(false);
+    let lines: Vec<String> = split
+        .positions
+        .iter()
+        .map(|p| {
+            let v = engine
+                .prove(p, &settings().limits(), &stop, &mut |_| {})
+                .verdict
+                .map(name);
+            record_line(p, v, None)
+        })
+        .collect();
+    let results: Results = results(&lines);
+    let checked = check(&split, &results);
+    certificate(&split, &results, &checked).unwrap().text
+}
+
+#[test]
+fn a_true_certificate_holds_and_its_leaves_are_proved_again_shard_by_shard() {
+    let text = true_certificate();
+    let tree = check_tree(&text).unwrap();
+    assert_eq!(tree.verdict, Verdict::Win, "{text}");
+    assert_eq!(tree.leaves.len(), 1, "{text}");
+    let stop = AtomicBool::new(false);
+    let mut heard = 0;
+    let proved =
+        prove_leaves(&tree, Shard::WHOLE, &settings(), &stop, &mut |_| heard += 1).unwrap();
+    assert_eq!((proved.len(), heard), (1, 1));
+    let second = Shard::new(2, 2).unwrap();
+    assert!(
+        prove_leaves(&tree, second, &settings(), &stop, &mut |_| {})
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_forged_leaf_fails_the_verification() {
+    // Every sub-problem forged a win for player 2: a complete tree for "player 1
+    // loses", which the rules accept, but a leaf is a loss.
+    let text = all("win");
+    let tree = check_tree(&text).unwrap();
+    assert_eq!(tree.verdict, Verdict::Loss);
+    assert_eq!(tree.leaves.len(), 5, "{text}");
+    let stop = AtomicBool::new(false);
+    let error = prove_leaves(&tree, Shard::WHOLE, &settings(), &stop, &mut |_| {}).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            VerifyError::Refuted {
+                claimed: Verdict::Win,
+                found: Some(Verdict::Loss),
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("the certificate says win, the solver proves loss"),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_incomplete_or_illegal_tree_is_refused_with_the_node() {
+    let text = all("win");
+    // One reply of the and node left out.
+    let cut: String = text
+        .lines()
+        .filter(|l| !l.starts_with("b2 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(check_tree(&cut), Err(VerifyError::Missing("b2".into())));
+    // A line for a node outside the tree.
+    let extra = format!("{text}a1 end win\n");
+    assert_eq!(check_tree(&extra), Err(VerifyError::Unused("a1".into())));
+    // The root made an or node with an illegal move.
+    let illegal = text
+        .replace("verdict loss", "verdict win")
+        .replace(". and", ". or a1");
+    assert!(
+        matches!(check_tree(&illegal), Err(VerifyError::Wrong { ref path, ref problem }) if path == "." && problem.contains("a1")),
+        "{:?}",
+        check_tree(&illegal)
+    );
+    // A leaf naming another position.
+    let leaf = text.lines().find(|l| l.contains(" leaf ")).unwrap();
+    let (head, _) = leaf.split_once("position=").unwrap();
+    let other = text.replace(leaf, &format!("{head}position=5/5/5/5/s4 1"));
+    assert!(matches!(check_tree(&other), Err(VerifyError::Wrong { .. })));
+    // The verdict flipped: the root's and node does not fit a win.
+    let flipped = text.replace("verdict loss", "verdict win");
+    assert!(
+        matches!(check_tree(&flipped), Err(VerifyError::Wrong { .. })),
+        "{:?}",
+        check_tree(&flipped)
+    );
+    assert_eq!(check_tree("root x\n"), Err(VerifyError::NotACertificate));
+}
