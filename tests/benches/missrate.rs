@@ -21,7 +21,8 @@
 //!   move whose value is not proven within it counts as undecided, not as a miss;
 //! - `MISSRATE_CACHE` a file of known truths (`position<TAB>win|loss` lines), read
 //!   first and appended to, so that runs of two builds on the same positions solve
-//!   each position once (default none).
+//!   each position once (default none); a position left unproven is kept as
+//!   `position<TAB>unproven N` and not tried again within N nodes or fewer.
 //!
 //! Positions are random playouts of random length from the default start and from
 //! the square one up and right of it (e5 on 7×7), finished games and repeats skipped. The truth
@@ -158,17 +159,24 @@ fn plies_range() -> Option<(u64, u64)> {
     Some((low, high))
 }
 
-/// Known truths, by position string, and the file they are appended to.
+/// Known truths, by position string, the positions whose proof failed within a node
+/// limit (with that limit), and the file both are appended to.
 struct TruthCache {
     known: std::collections::HashMap<String, Verdict>,
+    unproven: std::collections::HashMap<String, u64>,
     file: Option<std::fs::File>,
 }
 
 impl TruthCache {
     fn open(path: Option<String>) -> TruthCache {
         let mut known = std::collections::HashMap::new();
+        let mut unproven = std::collections::HashMap::new();
         let Some(path) = path else {
-            return TruthCache { known, file: None };
+            return TruthCache {
+                known,
+                unproven,
+                file: None,
+            };
         };
         if let Ok(text) = std::fs::read_to_string(&path) {
             for line in text.lines() {
@@ -179,6 +187,11 @@ impl TruthCache {
                 };
                 if let Some((p, v)) = verdict {
                     known.insert(p.to_string(), v);
+                } else if let Some((p, limit)) = line.rsplit_once("\tunproven ") {
+                    if let Ok(limit) = limit.parse::<u64>() {
+                        let kept = unproven.entry(p.to_string()).or_insert(limit);
+                        *kept = (*kept).max(limit);
+                    }
                 }
             }
         }
@@ -189,7 +202,25 @@ impl TruthCache {
             .unwrap_or_else(|e| panic!("MISSRATE_CACHE={path}: cannot open it for appending: {e}"));
         TruthCache {
             known,
+            unproven,
             file: Some(file),
+        }
+    }
+
+    /// Whether `position` was left unproven within `limit` nodes or more before.
+    fn unproven_within(&self, position: &Position, limit: u64) -> bool {
+        self.unproven
+            .get(&position.to_string())
+            .is_some_and(|&tried| tried >= limit)
+    }
+
+    /// Notes that `position` was not proven within `limit` nodes, so that the next run
+    /// with the same limit skips it at once.
+    fn record_unproven(&mut self, position: &Position, limit: u64) {
+        use std::io::Write;
+        self.unproven.insert(position.to_string(), limit);
+        if let Some(file) = &mut self.file {
+            let _ = writeln!(file, "{position}\tunproven {limit}");
         }
     }
 
@@ -266,6 +297,9 @@ fn main() -> std::process::ExitCode {
         if let Some(&v) = cache.known.get(&p.to_string()) {
             return Some(v);
         }
+        if truth_nodes.is_some_and(|limit| cache.unproven_within(p, limit)) {
+            return None;
+        }
         truth.new_game();
         let started = Instant::now();
         let out = truth.prove(p, &truth_limits, &stop, &mut |_| {});
@@ -273,8 +307,10 @@ fn main() -> std::process::ExitCode {
         if truth_nodes.is_none() && out.verdict.is_none() {
             panic!("solve without limits gave no verdict for {p}");
         }
-        if let Some(v) = out.verdict {
-            cache.record(p, v);
+        match (out.verdict, truth_nodes) {
+            (Some(v), _) => cache.record(p, v),
+            (None, Some(limit)) => cache.record_unproven(p, limit),
+            (None, None) => {}
         }
         out.verdict
     };
