@@ -33,8 +33,8 @@ fn solve_ok(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// A finished split of 7×7 from e5 at depth 2, both shards run, in `dir/split`.
-fn finished(dir: &TempDir) -> String {
+/// The split of 7×7 from e5 at depth 2 (no shard run yet), in `dir/split`.
+fn split_e5(dir: &TempDir) -> String {
     let split = dir.file("split");
     solve_ok(&[
         "--start",
@@ -46,6 +46,12 @@ fn finished(dir: &TempDir) -> String {
         "--out",
         &split,
     ]);
+    split
+}
+
+/// A finished split of 7×7 from e5 at depth 2, both shards run, in `dir/split`.
+fn finished(dir: &TempDir) -> String {
+    let split = split_e5(dir);
     let positions = dir.file("split/positions.txt");
     for shard in ["1/2", "2/2"] {
         solve_ok(&["--positions", &positions, "--shard", shard]);
@@ -272,17 +278,7 @@ fn a_line_that_is_not_utf8_is_skipped_and_counted_by_the_merge_and_the_shards() 
 #[test]
 fn a_forged_loss_in_a_file_no_shard_writes_is_not_taken_for_proven() {
     let dir = TempDir::new("trust-forged-leaf");
-    let split = dir.file("split");
-    solve_ok(&[
-        "--start",
-        "e5",
-        "--split",
-        "2",
-        "--split-nodes",
-        "0",
-        "--out",
-        &split,
-    ]);
+    let split = split_e5(&dir);
     // (c): after d4, c5 forged lost for player 1 before the shards run.
     let forged_leaf = "7/7/2s1x2/3x3/7/7/7 1";
     append(
@@ -348,17 +344,7 @@ fn a_certificate_of_a_merge_verifies_in_two_shards_and_a_forged_one_does_not() {
     // records agree with each other, so the merge believes "player 2 wins"; the
     // certificate of that verdict fails where a leaf is proved again.
     let forged_dir = TempDir::new("trust-certificate-forged");
-    let forged_split = forged_dir.file("split");
-    solve_ok(&[
-        "--start",
-        "e5",
-        "--split",
-        "2",
-        "--split-nodes",
-        "0",
-        "--out",
-        &forged_split,
-    ]);
+    let forged_split = split_e5(&forged_dir);
     let lines: String = fs::read_to_string(forged_dir.path("split/positions.txt"))
         .unwrap()
         .lines()
