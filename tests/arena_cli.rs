@@ -293,18 +293,7 @@ fn opening_files_are_played_in_order_with_colours_swapped() {
                 --openings file=book.txt --pgn g.pgn --json s.json --state st.jsonl";
     let out = run(&dir, &words(args));
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let openings: Vec<String> = games(&summary(&dir.path("s.json")))
-        .iter()
-        .map(|g| {
-            let moves: Vec<&str> = g["opening"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap())
-                .collect();
-            moves.join(" ")
-        })
-        .collect();
+    let openings = openings(&summary(&dir.path("s.json")));
     assert_eq!(openings, ["c3 b3", "c3 b3", "e5", "e5", "c3 b3", "c3 b3"]);
     check_records(&std::fs::read_to_string(dir.path("g.pgn")).unwrap(), 6);
 }

@@ -12,20 +12,9 @@ fn randoms(extra: &str) -> Vec<String> {
     ))
 }
 
-/// The openings of a summary's games, in game order.
-fn openings(dir: &TempDir, json: &str) -> Vec<String> {
-    games(&summary(&dir.path(json)))
-        .iter()
-        .map(|g| {
-            let moves: Vec<&str> = g["opening"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap())
-                .collect();
-            moves.join(" ")
-        })
-        .collect()
+/// The openings of the games of the summary `json` in `dir`, in game order.
+fn openings_in(dir: &TempDir, json: &str) -> Vec<String> {
+    openings(&summary(&dir.path(json)))
 }
 
 /// The first `plies` moves of each game of a summary, in game order.
@@ -63,7 +52,7 @@ fn pgn_records_are_openings_in_cutechess_terms() {
     let out = run(&dir, &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     // Pair 1 plays record 2, pair 2 record 3, cut to 4 plies, both games of a pair alike.
-    let got = openings(&dir, "seq.json");
+    let got = openings_in(&dir, "seq.json");
     assert_eq!(
         got,
         [&records[1], &records[1], &records[2], &records[2]].map(String::clone),
@@ -75,7 +64,7 @@ fn pgn_records_are_openings_in_cutechess_terms() {
     ));
     let out = run(&dir, &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    for opening in openings(&dir, "rnd.json") {
+    for opening in openings_in(&dir, "rnd.json") {
         assert!(records.contains(&opening), "{opening} not in {records:?}");
     }
     // Without format=, a file of PGN records is read as one (cutechess's default format).
@@ -84,7 +73,7 @@ fn pgn_records_are_openings_in_cutechess_terms() {
         &randoms("--rounds 1 --openings file=o.pgn plies=2 --json auto.json --state a.jsonl"),
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(openings(&dir, "auto.json")[0], records[0][..5]);
+    assert_eq!(openings_in(&dir, "auto.json")[0], records[0][..5]);
     // Records of games from a position string (SetUp and FEN tags) start where they did.
     std::fs::write(dir.path("book.txt"), "7/7/7/3x3/2s4/7/7 2\n").unwrap();
     let made = run(

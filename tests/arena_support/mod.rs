@@ -136,6 +136,22 @@ pub fn games(summary: &serde_json::Value) -> Vec<serde_json::Value> {
     summary["games"].as_array().unwrap().clone()
 }
 
+/// The openings of a summary's games, in game order, each its moves joined by spaces.
+pub fn openings(summary: &serde_json::Value) -> Vec<String> {
+    games(summary)
+        .iter()
+        .map(|g| {
+            let moves: Vec<&str> = g["opening"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            moves.join(" ")
+        })
+        .collect()
+}
+
 /// Text of an output stream.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
