@@ -322,11 +322,8 @@ mod tests {
 
     fn settings(nodes: Option<u64>) -> ProofSettings {
         ProofSettings {
-            hash_mb: 1,
-            threads: 1,
             nodes,
-            time: None,
-            first_nodes: None,
+            ..crate::proof::testing::small_settings()
         }
     }
 

@@ -104,11 +104,9 @@ mod tests {
 
     fn settings(nodes: Option<u64>, first_nodes: Option<u64>) -> ProofSettings {
         ProofSettings {
-            hash_mb: 1,
-            threads: 1,
             nodes,
-            time: None,
             first_nodes,
+            ..crate::proof::testing::small_settings()
         }
     }
 

@@ -97,11 +97,10 @@ mod tests {
 
     fn settings(nodes: Option<u64>, time_ms: Option<u64>, threads: u64) -> ProofSettings {
         ProofSettings {
-            hash_mb: 1,
             threads,
             nodes,
             time: time_ms.map(Duration::from_millis),
-            first_nodes: None,
+            ..crate::proof::testing::small_settings()
         }
     }
 

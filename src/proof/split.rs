@@ -163,13 +163,7 @@ mod tests {
     use crate::search::Verdict;
 
     fn settings() -> ProofSettings {
-        ProofSettings {
-            hash_mb: 1,
-            threads: 1,
-            nodes: None,
-            time: None,
-            first_nodes: None,
-        }
+        crate::proof::testing::small_settings()
     }
 
     #[test]

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use super::positions::Split;
 use super::results::{Record, Results};
+use super::settings::ProofSettings;
 use super::tree::canonical;
 use crate::board::Position;
 
@@ -75,4 +76,15 @@ pub fn classes(from: &Position) -> Vec<String> {
         }
     }
     out
+}
+
+/// Proof settings for tests: a 1 MiB table, one thread, no limits.
+pub fn small_settings() -> ProofSettings {
+    ProofSettings {
+        hash_mb: 1,
+        threads: 1,
+        nodes: None,
+        time: None,
+        first_nodes: None,
+    }
 }

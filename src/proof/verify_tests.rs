@@ -4,16 +4,10 @@ use super::*;
 use crate::proof::certificate::certificate;
 use crate::proof::check::check;
 use crate::proof::results::Results;
-use crate::proof::testing::{five_split, record_line, results};
+use crate::proof::testing::{five_split, record_line, results, small_settings};
 
 fn settings() -> ProofSettings {
-    ProofSettings {
-        hash_mb: 1,
-        threads: 1,
-        nodes: None,
-        time: None,
-        first_nodes: None,
-    }
+    small_settings()
 }
 
 /// The certificate of the 5x5 start split at depth 1 with every sub-problem
