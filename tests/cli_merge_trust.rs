@@ -59,6 +59,15 @@ fn finished(dir: &TempDir) -> String {
     split
 }
 
+/// Whether a merge report lists `position` among the open sub-problems.
+fn is_open(report: &Json, position: &str) -> bool {
+    report["open"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p == position)
+}
+
 /// The JSON merge of `split` (which may fail), and whether it succeeded.
 fn merge_json(split: &str, extra: &[&str]) -> (Json, bool) {
     let mut args = vec!["--merge", split, "--json"];
@@ -209,14 +218,7 @@ fn flipped_and_conflicting_verdicts_are_named_with_their_files_and_lines() {
     );
     // Both set aside: the position counts as open again (here it was the one that
     // settled d4, and with it the root).
-    assert!(
-        report["open"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|p| p == position.as_str()),
-        "{report}"
-    );
+    assert!(is_open(&report, &position), "{report}");
     let (_, ok) = merge_json(&split, &["--ignore-conflicts"]);
     assert!(ok);
     // (b): the win flipped to a loss in place, its winning move left standing.
@@ -245,14 +247,7 @@ fn flipped_and_conflicting_verdicts_are_named_with_their_files_and_lines() {
         )),
         "{all:?}"
     );
-    assert!(
-        report["open"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|p| p == position.as_str()),
-        "{report}"
-    );
+    assert!(is_open(&report, &position), "{report}");
 }
 
 #[test]

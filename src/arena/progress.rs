@@ -206,6 +206,13 @@ mod tests {
         assert!(line.ends_with(", 1.5 games/s"), "{line}");
     }
 
+    /// A run with no game timed yet: the progress line shows no speed.
+    const NO_PACE: Pace = Pace {
+        games: 0,
+        elapsed: Duration::ZERO,
+        last: false,
+    };
+
     #[test]
     fn no_llr_is_shown_before_a_pair_is_complete() {
         let sprt = SprtSettings::new(0.0, 5.0, None, None, None)
@@ -214,11 +221,7 @@ mod tests {
             .unwrap();
         let mut s = Standings::new(vec!["a".into(), "b".into()]);
         s.add(&report(0, ["a", "b"], 1));
-        let pace = Pace {
-            games: 0,
-            elapsed: Duration::ZERO,
-            last: false,
-        };
+        let pace = NO_PACE;
         let line = progress_line(&s, 10, Some(&sprt), pace);
         assert!(!line.contains("LLR"), "{line}");
         s.add(&report(1, ["b", "a"], 2));
@@ -233,11 +236,7 @@ mod tests {
     fn no_elo_bound_is_shown_until_it_says_who_is_stronger() {
         let mut s = Standings::new(vec!["a".into(), "b".into()]);
         s.add(&report(0, ["a", "b"], 1));
-        let pace = Pace {
-            games: 0,
-            elapsed: Duration::ZERO,
-            last: false,
-        };
+        let pace = NO_PACE;
         // Once `Elo > -233.80`: true, but it reads as a claim.
         let line = progress_line(&s, 40, None, pace);
         assert_eq!(line, "[1/40] a vs b 1-0 (100.0%)");
