@@ -13,7 +13,7 @@ use super::split::{self, FlaggedProofError};
 use super::{JsonError, PositionArgError, PositionArgs, print_json};
 use crate::board::Side;
 use crate::proof::{self, ProofSettings, Status};
-use crate::search::{HASH_MB, SearchInfo, THREADS};
+use crate::search::{HASH_MB, Hindsight, MemoryError, SearchInfo, THREADS, Verdict, hindsight};
 use crate::shard::Shard;
 
 /// Arguments of `slimetrail solve`.
@@ -118,6 +118,13 @@ pub struct SolveArgs {
     /// --hash, --threads, --nodes and --time apply to each leaf).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["merge", "positions", "split"])]
     pub verify_certificate: Option<PathBuf>,
+    /// A measuring aid: prove the position twice on one thread, the second time
+    /// with a fresh table and the first proof's winning moves tried first at every
+    /// node whose region has at least MIN_REGION squares, and print both node counts
+    /// (a bound on what a perfect move order would save; README, ablation table).
+    #[arg(long, value_name = "MIN_REGION",
+          conflicts_with_all = ["merge", "positions", "split", "verify_certificate", "json"])]
+    pub hindsight: Option<u32>,
 }
 
 /// Why `slimetrail solve` cannot run.
@@ -137,6 +144,8 @@ pub enum SolveError {
     Untrusted(usize),
     /// `--shard` without a list to share.
     ShardAlone,
+    /// The tables of `--hindsight` do not fit in memory.
+    Memory(MemoryError),
 }
 
 impl fmt::Display for SolveError {
@@ -153,6 +162,7 @@ impl fmt::Display for SolveError {
             ),
             SolveError::Proof(e) => e.fmt(f),
             SolveError::Json(e) => e.fmt(f),
+            SolveError::Memory(e) => write!(f, "--hindsight: {e}"),
             SolveError::ShardAlone => {
                 f.write_str("--shard: expected --positions or --verify-certificate with it")
             }
@@ -219,6 +229,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, SolveError> {
         return Ok(ExitCode::SUCCESS);
     }
     interrupt::install();
+    if let Some(min_region) = args.hindsight {
+        let megabytes = usize::try_from(args.hash).unwrap_or(usize::MAX);
+        let h = hindsight(&position, megabytes, min_region, &INTERRUPTED)
+            .map_err(SolveError::Memory)?;
+        println!("{}", hindsight_report(&h, min_region));
+        return Ok(interrupt::exit_code());
+    }
     let json = args.json;
     if !json {
         println!(
@@ -248,6 +265,23 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode, SolveError> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The two lines `--hindsight` prints.
+fn hindsight_report(h: &Hindsight, min_region: u32) -> String {
+    let verdict = |v: Option<Verdict>| match v {
+        Some(Verdict::Win) => "win",
+        Some(Verdict::Loss) => "loss",
+        None => "interrupted",
+    };
+    format!(
+        "default order: {} ({} nodes)\nhindsight order at regions of {min_region}+ squares: {} ({} nodes, {:.2}x fewer)",
+        verdict(h.verdict),
+        h.default_nodes,
+        verdict(h.hinted_verdict),
+        h.hinted_nodes,
+        h.default_nodes as f64 / h.hinted_nodes.max(1) as f64
+    )
 }
 
 /// The `--time` limit: a positive, finite number of seconds.

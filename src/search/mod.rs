@@ -10,6 +10,7 @@ mod deadlines;
 mod engine;
 mod eval;
 mod go;
+mod hindsight;
 mod level;
 mod limits;
 mod lines;
@@ -33,6 +34,7 @@ pub use engine::{
     Engine, EngineOptions, Evaluation, HASH_MB, LEVEL, MOVE_OVERHEAD_MS, OptionRange, SEED,
     THREADS, hash_range,
 };
+pub use hindsight::{Hindsight, hindsight};
 pub use limits::{Limits, TimeControl};
 pub use lines::MemoryError;
 pub use report::{Bound, Score, SearchInfo, SearchOutcome, SolveOutcome, Verdict};

@@ -140,6 +140,9 @@ pub struct Prover<'a, W: Word> {
     last_progress: Instant,
     /// The positions threads sharing the table are searching, if there are several.
     busy: Option<&'a Busy>,
+    /// A table from an earlier proof of the same position, whose winning moves are
+    /// tried first at nodes of regions of at least the given size (a measuring aid).
+    hints: Option<(&'a Table, u32)>,
 }
 
 impl<'a, W: Word> Prover<'a, W> {
@@ -157,7 +160,17 @@ impl<'a, W: Word> Prover<'a, W> {
             progress: None,
             last_progress: Instant::now(),
             busy: None,
+            hints: None,
         }
+    }
+
+    /// A prover that tries first, at each node whose region has at least
+    /// `min_region` squares, the winning move `hints` holds for it: with the table
+    /// of an earlier proof of the same position, a bound on what a perfect move order
+    /// at the winning side's nodes would save (`solve --hindsight`).
+    pub fn with_hints(mut self, hints: &'a Table, min_region: u32) -> Self {
+        self.hints = Some((hints, min_region));
+        self
     }
 
     /// A prover that shares `busy` with the other threads on its table.
@@ -407,6 +420,11 @@ impl<'a, W: Word> Prover<'a, W> {
             }
         }
 
+        if let Some((hints, min_region)) = self.hints {
+            if region.len() >= min_region {
+                hint_first(hints, key, children);
+            }
+        }
         // Skipped children sort last, so those left to search come first.
         children.sort_unstable_by_key(|c| c.order);
         let live = children.iter().take_while(|c| c.order != SKIP).count();
@@ -491,6 +509,22 @@ impl<'a, W: Word> Prover<'a, W> {
     fn store(&self, key: Key<W>, proof: Proof, best: Option<Square>, nodes_before: u64) {
         let work = 64 - (self.stats.nodes - nodes_before + 1).leading_zeros();
         self.table.store(key, proof.entry(best, work as u8));
+    }
+}
+
+/// Moves the winning move `hints` holds for `key` to the front of `children`.
+fn hint_first<W: Word>(hints: &Table, key: Key<W>, children: &mut [Child<W>]) {
+    let Some(entry) = hints.probe(key) else {
+        return;
+    };
+    let (Some(Proof::Win(_)), Some(best)) = (Proof::from_entry(&entry), entry.best) else {
+        return;
+    };
+    if let Some(child) = children
+        .iter_mut()
+        .find(|c| c.square == best && c.order != SKIP)
+    {
+        child.order = 0;
     }
 }
 
