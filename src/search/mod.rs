@@ -11,6 +11,7 @@ mod engine;
 mod eval;
 mod go;
 mod hindsight;
+mod killers;
 mod level;
 mod limits;
 mod lines;

@@ -14,7 +14,9 @@
 //!    every step at once by bit masks ([`Threats`]), steps that lose within two
 //!    plies are dropped and a step that wins within three plies decides the node;
 //! 5. enhanced transposition cutoff: every child is looked up before any is searched;
-//! 6. the children, fewest safe replies for the opponent first.
+//! 6. the children: first the step that last won at a node with the same snail,
+//!    side and region within two steps ([`Killers`]), then fewest safe replies for
+//!    the opponent first.
 //!
 //! Results carry an upper bound on the number of plies to the end of the game
 //! under best play, propagated from the leaves.
@@ -25,6 +27,7 @@ use std::time::Instant;
 use crate::board::{Bitboard, Geometry, Position, Square, Word};
 
 use super::busy::{BUSY_REGION, Busy};
+use super::killers::Killers;
 use super::matching::Matcher;
 use super::node::{Node, Opening};
 use super::reduced::{Pieces, Proof, Threats, loses_in_two, wins_in_three};
@@ -122,6 +125,10 @@ struct Child<W: Word> {
 /// A child's order key when it is known to lose for us, or is a mirror image.
 const SKIP: u32 = u32::MAX;
 
+/// The order key of the killer step (other children's keys are at least 16: every
+/// child left to search leaves the opponent a safe reply).
+const KILLER: u32 = 1;
+
 /// The boolean proof search over positions stored in words `W`.
 pub struct Prover<'a, W: Word> {
     geometry: &'static Geometry<W>,
@@ -140,6 +147,8 @@ pub struct Prover<'a, W: Word> {
     last_progress: Instant,
     /// The positions threads sharing the table are searching, if there are several.
     busy: Option<&'a Busy>,
+    /// The step that last won at nodes like each node (see [`Killers`]).
+    killers: Killers,
     /// A table from an earlier proof of the same position, whose winning moves are
     /// tried first at nodes of regions of at least the given size (a measuring aid).
     hints: Option<(&'a Table, u32)>,
@@ -160,6 +169,7 @@ impl<'a, W: Word> Prover<'a, W> {
             progress: None,
             last_progress: Instant::now(),
             busy: None,
+            killers: Killers::for_board(geometry.size().squares() as u32),
             hints: None,
         }
     }
@@ -394,6 +404,7 @@ impl<'a, W: Word> Prover<'a, W> {
         }
 
         // Enhanced transposition cutoff: look every child up before searching any.
+        let slot = self.killers.slot(geo, snail, side, region);
         let mut longest = known_longest;
         for child in children.iter_mut().filter(|c| c.order != SKIP) {
             let child_key = Key {
@@ -420,6 +431,15 @@ impl<'a, W: Word> Prover<'a, W> {
             }
         }
 
+        // The step that won last at a node like this one goes first.
+        if let Some(step) = self.killers.get(slot) {
+            if let Some(child) = children
+                .iter_mut()
+                .find(|c| c.square == step && c.order != SKIP)
+            {
+                child.order = KILLER;
+            }
+        }
         if let Some((hints, min_region)) = self.hints {
             if region.len() >= min_region {
                 hint_first(hints, key, children);
@@ -484,6 +504,7 @@ impl<'a, W: Word> Prover<'a, W> {
                     }
                     let proof = Proof::Win(n + 1);
                     self.store(key, proof, Some(c), nodes_before);
+                    self.killers.set(slot, c);
                     return Some((proof, Some(c)));
                 }
                 Proof::Win(n) => {
