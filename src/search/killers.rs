@@ -15,6 +15,8 @@ const RADIUS: u32 = 2;
 /// The steps that won last, by pattern; one byte a slot (0 for none).
 pub(super) struct Killers {
     steps: Vec<u8>,
+    /// The step that won before the last one, where it differs.
+    older: Vec<u8>,
     /// 64 less the bits of a slot number: slots are the top bits of a hash, the
     /// bits that every bit of the pattern reaches.
     shift: u32,
@@ -36,6 +38,7 @@ impl Killers {
         };
         Killers {
             steps: vec![0; 1 << bits],
+            older: vec![0; 1 << bits],
             shift: 64 - bits,
         }
     }
@@ -73,7 +76,20 @@ impl Killers {
     /// Records that `step` won at `slot`'s pattern.
     #[inline]
     pub(super) fn set(&mut self, slot: Slot, step: Square) {
-        self.steps[slot.0] = step.index() + 1;
+        let code = step.index() + 1;
+        if self.steps[slot.0] != code {
+            self.older[slot.0] = self.steps[slot.0];
+            self.steps[slot.0] = code;
+        }
+    }
+
+    /// The step that won before the last one at `slot`'s pattern, if any.
+    #[inline]
+    pub(super) fn get_older(&self, slot: Slot) -> Option<Square> {
+        match self.older[slot.0] {
+            0 => None,
+            code => Some(Square::from_index(code - 1)),
+        }
     }
 }
 

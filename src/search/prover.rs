@@ -432,6 +432,16 @@ impl<'a, W: Word> Prover<'a, W> {
         }
 
         // The step that won last at a node like this one goes first.
+        if std::env::var("SLIMETRAIL_K2").is_ok() {
+            if let Some(step) = self.killers.get_older(slot) {
+                if let Some(child) = children
+                    .iter_mut()
+                    .find(|c| c.square == step && c.order != SKIP)
+                {
+                    child.order = KILLER + 1;
+                }
+            }
+        }
         if let Some(step) = self.killers.get(slot) {
             if let Some(child) = children
                 .iter_mut()

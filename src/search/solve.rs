@@ -9,6 +9,7 @@ use super::alphabeta::{MAX_PLY, Searcher, is_proven};
 use super::deadlines::Deadlines;
 use super::engine::Engine;
 use super::limits::Limits;
+use super::matching::Matcher;
 use super::parallel;
 use super::prover::{Budget, Prover, ProverStats};
 use super::reduced::{MATE, Proof, forced_loss, reachable_region};
@@ -298,7 +299,10 @@ impl Engine {
         let mut line = Vec::new();
         let mut p = *pos;
         let mut hint = first;
-        while line.len() < MAX_PLY && !p.outcome().is_over() && *nodes < LINE_NODES {
+        // Who wins, once a step is proven: the players alternate from there.
+        let mut winner = None;
+        // Past the line's node budget, steps the table answers still extend it.
+        while line.len() < MAX_PLY && !p.outcome().is_over() {
             let side = p.side_to_move();
             let moves = p.moves();
             let safe = moves - geo.deadly(side);
@@ -310,12 +314,22 @@ impl Engine {
                     forced_loss(geo, moves, !side).1
                 }
             } else {
-                match self.prove_step(&p, stop, deadline, nodes) {
-                    Some((Proof::Win(_), best)) => hint.filter(|h| safe.contains(*h)).or(best),
-                    Some((Proof::Loss(_), _)) => {
-                        self.longest_resistance(&p, safe, stop, deadline, nodes)
-                    }
-                    None => None,
+                let proven = self.prove_step(&p, stop, deadline, nodes);
+                match proven {
+                    Some((Proof::Win(_), _)) => winner = Some(side),
+                    Some((Proof::Loss(_), _)) => winner = Some(!side),
+                    None => {}
+                }
+                match (proven, winner) {
+                    (Some((Proof::Win(_), best)), _) => hint.filter(|h| safe.contains(*h)).or(best),
+                    // Every move of a lost position loses: past the budget, any will do.
+                    (_, Some(w)) if w != side => self
+                        .longest_resistance(&p, safe, stop, deadline, nodes)
+                        .or_else(|| safe.first()),
+                    // Past the budget, the winner's step may still come from the
+                    // matching, where the mover's forbidden squares are out of reach.
+                    (_, Some(_)) => matching_step(&p, reachable_region(geo, p.open(), p.snail())),
+                    (_, None) => None,
                 }
             };
             hint = None;
@@ -367,6 +381,30 @@ impl Engine {
         longest.map(|(_, c)| c)
     }
 
+    /// A winning step of a win the table holds without one (the matching tests
+    /// name none): a child the table holds as lost, or the matching's winning step.
+    fn stored_winning_step<W: Word>(
+        &self,
+        pos: &Position<W>,
+        region: Bitboard<W>,
+    ) -> Option<Square> {
+        let geo = pos.geometry();
+        let safe = pos.moves() - geo.deadly(pos.side_to_move());
+        let lost_child = safe.into_iter().find(|&c| {
+            let child = pos.after(c);
+            let key = Key {
+                region: reachable_region(geo, child.open(), c),
+                snail: c,
+                side: child.side_to_move(),
+            };
+            matches!(
+                self.table.probe(key).and_then(|e| Proof::from_entry(&e)),
+                Some(Proof::Loss(_))
+            )
+        });
+        lost_child.or_else(|| matching_step(pos, region))
+    }
+
     fn prove_step<W: Word>(
         &self,
         pos: &Position<W>,
@@ -374,6 +412,27 @@ impl Engine {
         deadline: Option<Instant>,
         nodes: &mut u64,
     ) -> Option<(Proof, Option<Square>)> {
+        // The proof just found is usually in the table: a line may follow it even
+        // when the node limit leaves nothing to search with.
+        let key = Key {
+            region: reachable_region(pos.geometry(), pos.open(), pos.snail()),
+            snail: pos.snail(),
+            side: pos.side_to_move(),
+        };
+        if let Some(entry) = self.table.probe(key) {
+            match Proof::from_entry(&entry) {
+                Some(proof @ Proof::Win(_)) => {
+                    let best = entry
+                        .best
+                        .or_else(|| self.stored_winning_step(pos, key.region));
+                    if best.is_some() {
+                        return Some((proof, best));
+                    }
+                }
+                Some(proof @ Proof::Loss(_)) => return Some((proof, None)),
+                None => {}
+            }
+        }
         let budget = Budget::new(
             stop,
             deadline,
@@ -383,5 +442,52 @@ impl Engine {
         let result = prover.prove(pos);
         *nodes += prover.stats.nodes;
         result
+    }
+}
+
+/// The step that wins by the matching when the mover's forbidden squares (the
+/// opponent's goal and the squares next to it) are out of `region`: the mover
+/// follows a maximum matching and never needs them, and an opponent who steps into
+/// the mover's goal zone loses. `None` if the test does not apply or finds none.
+fn matching_step<W: Word>(pos: &Position<W>, region: Bitboard<W>) -> Option<Square> {
+    let geo = pos.geometry();
+    let forbidden = geo.deadly(pos.side_to_move());
+    if region.intersects(forbidden) {
+        return None;
+    }
+    Matcher::new(geo)
+        .winning_step(pos.snail(), region)
+        .filter(|&step| (pos.moves() - forbidden).contains(step))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::EngineOptions;
+
+    #[test]
+    fn a_proof_in_the_table_gives_a_whole_line_with_no_nodes_left() {
+        // `go nodes N` that the proof uses up leaves the line nothing to search with:
+        // the line must still reach the end of the game, from the table.
+        let pos: Position<u64> =
+            Position::parse("7/7/6s/3x2x/1xxx1x1/1xxxxxx/1xxxxx1 2").expect("a valid position");
+        let mut engine = Engine::new(EngineOptions::default());
+        let stop = AtomicBool::new(false);
+        let wide: Position =
+            Position::parse("7/7/6s/3x2x/1xxx1x1/1xxxxxx/1xxxxx1 2").expect("a valid position");
+        let proven = engine.prove(&wide, &Limits::default(), &stop, &mut |_| {});
+        assert!(proven.verdict.is_some(), "the position is proven");
+        let mut nodes = LINE_NODES;
+        let line = engine.proof_line(&pos, None, &stop, None, &mut nodes);
+        let mut end = pos;
+        for &mv in &line {
+            end.play(mv);
+        }
+        assert!(
+            end.outcome().is_over(),
+            "the line stops before the end of the game: {} plies",
+            line.len()
+        );
+        assert_eq!(nodes, LINE_NODES, "the line searched nodes it did not have");
     }
 }
