@@ -15,8 +15,6 @@ const RADIUS: u32 = 2;
 /// The steps that won last, by pattern; one byte a slot (0 for none).
 pub(super) struct Killers {
     steps: Vec<u8>,
-    /// The step that won before the last one, where it differs.
-    older: Vec<u8>,
     /// 64 less the bits of a slot number: slots are the top bits of a hash, the
     /// bits that every bit of the pattern reaches.
     shift: u32,
@@ -28,17 +26,17 @@ pub(super) struct Slot(usize);
 
 impl Killers {
     /// Killers for proofs on boards of `squares` squares: more slots on larger
-    /// boards, whose proofs are longer (1 MiB up to 7×7, 4 MiB up to 8×8, 16 MiB
+    /// boards, whose proofs are longer (256 KiB up to 7×7, small enough for the
+    /// second-level cache; 4 MiB up to 8×8, 16 MiB
     /// above).
     pub(super) fn for_board(squares: u32) -> Killers {
         let bits: u32 = match squares {
-            0..=49 => 20,
+            0..=49 => 18,
             50..=64 => 22,
             _ => 24,
         };
         Killers {
             steps: vec![0; 1 << bits],
-            older: vec![0; 1 << bits],
             shift: 64 - bits,
         }
     }
@@ -76,20 +74,7 @@ impl Killers {
     /// Records that `step` won at `slot`'s pattern.
     #[inline]
     pub(super) fn set(&mut self, slot: Slot, step: Square) {
-        let code = step.index() + 1;
-        if self.steps[slot.0] != code {
-            self.older[slot.0] = self.steps[slot.0];
-            self.steps[slot.0] = code;
-        }
-    }
-
-    /// The step that won before the last one at `slot`'s pattern, if any.
-    #[inline]
-    pub(super) fn get_older(&self, slot: Slot) -> Option<Square> {
-        match self.older[slot.0] {
-            0 => None,
-            code => Some(Square::from_index(code - 1)),
-        }
+        self.steps[slot.0] = step.index() + 1;
     }
 }
 

@@ -404,7 +404,6 @@ impl<'a, W: Word> Prover<'a, W> {
         }
 
         // Enhanced transposition cutoff: look every child up before searching any.
-        let slot = self.killers.slot(geo, snail, side, region);
         let mut longest = known_longest;
         for child in children.iter_mut().filter(|c| c.order != SKIP) {
             let child_key = Key {
@@ -432,16 +431,7 @@ impl<'a, W: Word> Prover<'a, W> {
         }
 
         // The step that won last at a node like this one goes first.
-        if std::env::var("SLIMETRAIL_K2").is_ok() {
-            if let Some(step) = self.killers.get_older(slot) {
-                if let Some(child) = children
-                    .iter_mut()
-                    .find(|c| c.square == step && c.order != SKIP)
-                {
-                    child.order = KILLER + 1;
-                }
-            }
-        }
+        let slot = self.killers.slot(geo, snail, side, region);
         if let Some(step) = self.killers.get(slot) {
             if let Some(child) = children
                 .iter_mut()
