@@ -54,11 +54,13 @@ fn hindsight_in<W: Word>(
     let geo = position.geometry();
     let budget = Budget::new(stop, None, u64::MAX);
     let first = Table::try_new_with(megabytes, true)?;
-    let mut prover = Prover::new(geo, &first, budget);
+    let mut prover = Prover::new(geo, &first, budget).for_long_proof();
     let verdict = prover.prove(position).map(|(proof, _)| verdict_of(proof));
     let default_nodes = prover.stats.nodes;
     let second = Table::try_new_with(megabytes, true)?;
-    let mut prover = Prover::new(geo, &second, budget).with_hints(&first, min_region);
+    let mut prover = Prover::new(geo, &second, budget)
+        .for_long_proof()
+        .with_hints(&first, min_region);
     let hinted_verdict = prover.prove(position).map(|(proof, _)| verdict_of(proof));
     Ok(Hindsight {
         verdict,

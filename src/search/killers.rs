@@ -12,6 +12,9 @@ use crate::board::{Bitboard, Geometry, Side, Square, Word};
 /// The pattern's radius in king steps around the snail.
 const RADIUS: u32 = 2;
 
+/// log2 of the slots of [`Killers::small`].
+const SMALL_BITS: u32 = 18;
+
 /// The steps that won last, by pattern; one byte a slot (0 for none).
 pub(super) struct Killers {
     steps: Vec<u8>,
@@ -25,16 +28,24 @@ pub(super) struct Killers {
 pub(super) struct Slot(usize);
 
 impl Killers {
-    /// Killers for proofs on boards of `squares` squares: more slots on larger
-    /// boards, whose proofs are longer (256 KiB up to 7×7, small enough for the
-    /// second-level cache; 4 MiB up to 8×8, 16 MiB
-    /// above).
+    /// Killers for a long proof on a board of `squares` squares: more slots on
+    /// larger boards, whose proofs are longer (256 KiB up to 7×7, small enough for
+    /// the second-level cache; 4 MiB up to 8×8, 16 MiB above).
     pub(super) fn for_board(squares: u32) -> Killers {
-        let bits: u32 = match squares {
-            0..=49 => 18,
+        Killers::with_bits(match squares {
+            0..=49 => SMALL_BITS,
             50..=64 => 22,
             _ => 24,
-        };
+        })
+    }
+
+    /// Killers for a short proof, such as a slice of `go` or a step of a line:
+    /// 256 KiB, quick to allocate and to fill.
+    pub(super) fn small() -> Killers {
+        Killers::with_bits(SMALL_BITS)
+    }
+
+    fn with_bits(bits: u32) -> Killers {
         Killers {
             steps: vec![0; 1 << bits],
             shift: 64 - bits,

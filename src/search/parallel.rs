@@ -56,7 +56,9 @@ pub fn prove_within<W: Word>(
             .map(|_| {
                 let (done, position, budget) = (&done, *position, budget());
                 scope.spawn(move || {
-                    let mut prover = Prover::new(geo, table, budget).with_busy(busy);
+                    let mut prover = Prover::new(geo, table, budget)
+                        .for_long_proof()
+                        .with_busy(busy);
                     let result = prover.prove(&position);
                     if result.is_some() {
                         done.store(true, Ordering::Relaxed);
@@ -65,7 +67,7 @@ pub fn prove_within<W: Word>(
                 })
             })
             .collect();
-        let mut prover = Prover::new(geo, table, budget());
+        let mut prover = Prover::new(geo, table, budget()).for_long_proof();
         if threads > 1 {
             prover = prover.with_busy(busy);
         }

@@ -169,7 +169,7 @@ impl<'a, W: Word> Prover<'a, W> {
             progress: None,
             last_progress: Instant::now(),
             busy: None,
-            killers: Killers::for_board(geometry.size().squares() as u32),
+            killers: Killers::small(),
             hints: None,
         }
     }
@@ -180,6 +180,13 @@ impl<'a, W: Word> Prover<'a, W> {
     /// at the winning side's nodes would save (`solve --hindsight`).
     pub fn with_hints(mut self, hints: &'a Table, min_region: u32) -> Self {
         self.hints = Some((hints, min_region));
+        self
+    }
+
+    /// A prover for a long proof (`solve`): its killers have as many slots as the
+    /// board's proofs need, not the few of a short proof's.
+    pub fn for_long_proof(mut self) -> Self {
+        self.killers = Killers::for_board(self.geometry.size().squares() as u32);
         self
     }
 
