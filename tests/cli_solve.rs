@@ -223,3 +223,27 @@ fn solve_rejects_a_bad_node_limit_with_a_reason() {
     assert!(!ok);
     assert!(err.contains("--time"), "{err}");
 }
+
+#[test]
+fn hindsight_prints_both_proofs_with_the_same_verdict_and_fewer_nodes_second() {
+    let (ok, out, err) = solve(&["--size", "6x6", "--hindsight", "0"]);
+    assert!(ok, "solve --hindsight failed: {err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let nodes = |line: &str, prefix: &str| -> u64 {
+        let rest = line
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("expected {prefix:?}: {line}"));
+        let count = rest.split(" nodes").next().expect("a node count");
+        count.parse().unwrap_or_else(|e| panic!("{e}: {line}"))
+    };
+    let default = nodes(lines[0], "default order: win (");
+    let hinted = nodes(lines[1], "hindsight order at regions of 0+ squares: win (");
+    assert!(hinted < default, "{out}");
+}
+
+#[test]
+fn hindsight_does_not_mix_with_json_or_a_split() {
+    let (ok, _, err) = solve(&["--size", "5x5", "--hindsight", "0", "--json"]);
+    assert!(!ok && err.contains("--json"), "{err}");
+}
