@@ -25,7 +25,6 @@ use super::prover::{Budget, Prover};
 use super::reduced::{MATE, Proof, reachable_region};
 use super::report::{Bound, Score, SearchInfo, SearchOutcome};
 use super::solve::line_start;
-use super::tt::Key;
 
 /// First proof-search budget, in nodes.
 const FIRST_PROOF_SLICE: u64 = 100_000;
@@ -362,17 +361,9 @@ pub(super) fn not_proven_losing<W: Word>(
     let geo = pos.geometry();
     let mut allowed = geo.all();
     for c in safe {
-        let child = pos.after(c);
-        let key = Key {
-            region: reachable_region(geo, child.open(), c),
-            snail: c,
-            side: child.side_to_move(),
-        };
         let lost = engine
-            .table
-            .probe(key)
-            .and_then(|e| Proof::from_entry(&e))
-            .is_some_and(Proof::is_win);
+            .stored_proof(&pos.after(c))
+            .is_some_and(|(proof, _)| proof.is_win());
         if lost {
             allowed.remove(c);
         }

@@ -440,12 +440,7 @@ impl<'a, W: Word> Prover<'a, W> {
         // The step that won last at a node like this one goes first.
         let slot = self.killers.slot(geo, snail, side, region);
         if let Some(step) = self.killers.get(slot) {
-            if let Some(child) = children
-                .iter_mut()
-                .find(|c| c.square == step && c.order != SKIP)
-            {
-                child.order = KILLER;
-            }
+            order_first(children, step, KILLER);
         }
         if let Some((hints, min_region)) = self.hints {
             if region.len() >= min_region {
@@ -548,11 +543,16 @@ fn hint_first<W: Word>(hints: &Table, key: Key<W>, children: &mut [Child<W>]) {
     let (Some(Proof::Win(_)), Some(best)) = (Proof::from_entry(&entry), entry.best) else {
         return;
     };
+    order_first(children, best, 0);
+}
+
+/// Gives the child that steps to `step`, unless it is skipped, the order key `order`.
+fn order_first<W: Word>(children: &mut [Child<W>], step: Square, order: u32) {
     if let Some(child) = children
         .iter_mut()
-        .find(|c| c.square == best && c.order != SKIP)
+        .find(|c| c.square == step && c.order != SKIP)
     {
-        child.order = 0;
+        child.order = order;
     }
 }
 

@@ -352,16 +352,9 @@ impl Engine {
         deadline: Option<Instant>,
         nodes: &mut u64,
     ) -> Option<Square> {
-        let geo = p.geometry();
         let mut longest: Option<(u16, Square)> = None;
         for c in safe {
-            let child = p.after(c);
-            let key = Key {
-                region: reachable_region(geo, child.open(), c),
-                snail: c,
-                side: child.side_to_move(),
-            };
-            if let Some(Proof::Win(n)) = self.table.probe(key).and_then(|e| Proof::from_entry(&e)) {
+            if let Some((Proof::Win(n), _)) = self.stored_proof(&p.after(c)) {
                 if longest.is_none_or(|(m, _)| n > m) {
                     longest = Some((n, c));
                 }
@@ -388,21 +381,25 @@ impl Engine {
         pos: &Position<W>,
         region: Bitboard<W>,
     ) -> Option<Square> {
-        let geo = pos.geometry();
-        let safe = pos.moves() - geo.deadly(pos.side_to_move());
-        let lost_child = safe.into_iter().find(|&c| {
-            let child = pos.after(c);
-            let key = Key {
-                region: reachable_region(geo, child.open(), c),
-                snail: c,
-                side: child.side_to_move(),
-            };
-            matches!(
-                self.table.probe(key).and_then(|e| Proof::from_entry(&e)),
-                Some(Proof::Loss(_))
-            )
-        });
+        let safe = pos.moves() - pos.geometry().deadly(pos.side_to_move());
+        let lost_child = safe
+            .into_iter()
+            .find(|&c| matches!(self.stored_proof(&pos.after(c)), Some((Proof::Loss(_), _))));
         lost_child.or_else(|| matching_step(pos, region))
+    }
+
+    /// The proof the table holds for `pos`, with its move, if it holds one.
+    pub(super) fn stored_proof<W: Word>(
+        &self,
+        pos: &Position<W>,
+    ) -> Option<(Proof, Option<Square>)> {
+        let key = Key {
+            region: reachable_region(pos.geometry(), pos.open(), pos.snail()),
+            snail: pos.snail(),
+            side: pos.side_to_move(),
+        };
+        let entry = self.table.probe(key)?;
+        Proof::from_entry(&entry).map(|proof| (proof, entry.best))
     }
 
     fn prove_step<W: Word>(
@@ -414,24 +411,16 @@ impl Engine {
     ) -> Option<(Proof, Option<Square>)> {
         // The proof just found is usually in the table: a line may follow it even
         // when the node limit leaves nothing to search with.
-        let key = Key {
-            region: reachable_region(pos.geometry(), pos.open(), pos.snail()),
-            snail: pos.snail(),
-            side: pos.side_to_move(),
-        };
-        if let Some(entry) = self.table.probe(key) {
-            match Proof::from_entry(&entry) {
-                Some(proof @ Proof::Win(_)) => {
-                    let best = entry
-                        .best
-                        .or_else(|| self.stored_winning_step(pos, key.region));
-                    if best.is_some() {
-                        return Some((proof, best));
-                    }
+        match self.stored_proof(pos) {
+            Some((proof @ Proof::Win(_), best)) => {
+                let region = reachable_region(pos.geometry(), pos.open(), pos.snail());
+                let best = best.or_else(|| self.stored_winning_step(pos, region));
+                if best.is_some() {
+                    return Some((proof, best));
                 }
-                Some(proof @ Proof::Loss(_)) => return Some((proof, None)),
-                None => {}
             }
+            Some((proof @ Proof::Loss(_), _)) => return Some((proof, None)),
+            None => {}
         }
         let budget = Budget::new(
             stop,
@@ -469,12 +458,11 @@ mod tests {
     fn a_proof_in_the_table_gives_a_whole_line_with_no_nodes_left() {
         // `go nodes N` that the proof uses up leaves the line nothing to search with:
         // the line must still reach the end of the game, from the table.
-        let pos: Position<u64> =
-            Position::parse("7/7/6s/3x2x/1xxx1x1/1xxxxxx/1xxxxx1 2").expect("a valid position");
-        let mut engine = Engine::new(EngineOptions::default());
-        let stop = AtomicBool::new(false);
         let wide: Position =
             Position::parse("7/7/6s/3x2x/1xxx1x1/1xxxxxx/1xxxxx1 2").expect("a valid position");
+        let pos: Position<u64> = wide.convert().expect("a 7x7 position fits in 64 bits");
+        let mut engine = Engine::new(EngineOptions::default());
+        let stop = AtomicBool::new(false);
         let proven = engine.prove(&wide, &Limits::default(), &stop, &mut |_| {});
         assert!(proven.verdict.is_some(), "the position is proven");
         let mut nodes = LINE_NODES;
