@@ -1,8 +1,9 @@
 //! Several proof searches at once, sharing one transposition table.
 //!
-//! Every thread proves the same root, in the same move order. A thread leaves a
-//! child another thread is searching for last (the first child excepted), so
-//! threads work on different subtrees; whatever any thread proves goes into the
+//! Every thread proves the same root, in the same move order. At nodes where the
+//! side expected to lose moves ([`Busy`]), a thread leaves a child another thread
+//! is searching for last (the first child excepted), so threads work on different
+//! subtrees; elsewhere it follows the others in; whatever any thread proves goes into the
 //! shared table, where the others find it. The first thread to finish halts the
 //! rest. (Helpers once broke ties in move order their own way; that sent them into
 //! moves that lose where the first move wins: on 7×7 from e5, two threads searched
@@ -41,7 +42,7 @@ pub fn prove_within<W: Word>(
     let geo = position.geometry();
     let threads = threads.max(1);
     let done = AtomicBool::new(false);
-    let busy = Busy::new();
+    let busy = Busy::new(position.side_to_move());
     let busy = &busy;
     let share = (budget.nodes / threads as u64).max(1);
     let budget = || {

@@ -432,6 +432,7 @@ impl<'a, W: Word> Prover<'a, W> {
                 Some(Proof::Win(n)) => {
                     longest = longest.max(n + 1);
                     child.order = SKIP;
+                    self.note_refuted(ply);
                 }
                 None => {}
             }
@@ -455,6 +456,9 @@ impl<'a, W: Word> Prover<'a, W> {
         // the rest are done (but the first is searched at once, as by them): a
         // second pass over the children searches only those deferred in the first.
         let busy = self.busy.filter(|_| region.len() >= BUSY_REGION);
+        // Only where the side expected to lose moves (see [`Busy`]); elsewhere a
+        // thread follows the others into the child they search.
+        let splits = busy.is_some_and(|busy| busy.splits_at(side));
         // The cutoff check above has just probed every child. On one thread nothing
         // can have stored a child since: a sibling's subtree never holds a sibling's
         // position (a new probe found 6 in 46 M nodes). Threads sharing the table
@@ -481,7 +485,7 @@ impl<'a, W: Word> Prover<'a, W> {
             let result = match busy {
                 Some(busy) => {
                     let child_key = child_node.key();
-                    if !second_pass && i > 0 && busy.is_busy(child_key) {
+                    if !second_pass && i > 0 && splits && busy.is_busy(child_key) {
                         deferred |= bit;
                         continue;
                     }
@@ -511,6 +515,7 @@ impl<'a, W: Word> Prover<'a, W> {
                 }
                 Proof::Win(n) => {
                     failed += 1;
+                    self.note_refuted(ply);
                     longest = longest.max(n + 1);
                 }
             }
@@ -519,6 +524,17 @@ impl<'a, W: Word> Prover<'a, W> {
         let proof = Proof::Loss(longest);
         self.store(key, proof, None, nodes_before);
         Some((proof, None))
+    }
+
+    /// Notes that a step at `ply` has been refuted: at the root, that tells the
+    /// threads sharing the table to expect the root to be lost (see [`Busy`]).
+    #[inline]
+    fn note_refuted(&self, ply: u32) {
+        if ply == 0 {
+            if let Some(busy) = self.busy {
+                busy.root_move_refuted();
+            }
+        }
     }
 
     /// Stores and returns a win by `step` found without searching a child.
