@@ -478,14 +478,18 @@ impl<'a, W: Word> Prover<'a, W> {
             };
             let second_pass = i >= live;
             let bit = 1u32 << (i % live);
+            if second_pass && deferred == 0 {
+                break;
+            }
             if second_pass && deferred & bit == 0 {
                 continue;
             }
             let (nodes_at_child, wasted_at_child) = (self.stats.nodes, self.stats.wasted_nodes);
+            // Only children of split nodes are marked: no other node asks.
             let result = match busy {
-                Some(busy) => {
+                Some(busy) if splits => {
                     let child_key = child_node.key();
-                    if !second_pass && i > 0 && splits && busy.is_busy(child_key) {
+                    if !second_pass && i > 0 && busy.is_busy(child_key) {
                         deferred |= bit;
                         continue;
                     }
@@ -494,8 +498,7 @@ impl<'a, W: Word> Prover<'a, W> {
                     busy.leave(child_key);
                     result
                 }
-                None if second_pass => break,
-                None => self.node(child_node, i == 0 || !shared, ply + 1),
+                _ => self.node(child_node, i == 0 || !shared, ply + 1),
             };
             let (proof, _) = result?;
             match proof {
