@@ -4,10 +4,10 @@
 //! side expected to lose moves ([`Busy`]), a thread leaves a child another thread
 //! is searching for last (the first child excepted), so threads work on different
 //! subtrees; at the other nodes it follows the others into the same child. Whatever
-//! any thread proves goes into the shared table, where the others find it. The first thread to finish halts the
-//! rest. (Helpers once broke ties in move order their own way; that sent them into
-//! moves that lose where the first move wins: on 7×7 from e5, two threads searched
-//! 2.5 M nodes where one searches 1.36 M.)
+//! any thread proves goes into the shared table, where the others find it. The
+//! first thread to finish halts the rest. (Helpers once broke ties in move order
+//! their own way; that sent them into moves that lose where the first move wins:
+//! on 7×7 from e5, two threads searched 2.5 M nodes where one searches 1.36 M.)
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

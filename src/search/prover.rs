@@ -455,10 +455,12 @@ impl<'a, W: Word> Prover<'a, W> {
         // With other threads on the table, children they are searching wait until
         // the rest are done (but the first is searched at once, as by them): a
         // second pass over the children searches only those deferred in the first.
-        let busy = self.busy.filter(|_| region.len() >= BUSY_REGION);
         // Only where the side expected to lose moves (see [`Busy`]); elsewhere a
-        // thread follows the others into the child they search.
-        let splits = busy.is_some_and(|busy| busy.splits_at(side));
+        // thread follows the others into the child they search, and its children
+        // are not marked, for no other node asks about them.
+        let splitting = self
+            .busy
+            .filter(|busy| region.len() >= BUSY_REGION && busy.splits_at(side));
         // The cutoff check above has just probed every child. On one thread nothing
         // can have stored a child since: a sibling's subtree never holds a sibling's
         // position (a new probe found 6 in 46 M nodes). Threads sharing the table
@@ -485,9 +487,8 @@ impl<'a, W: Word> Prover<'a, W> {
                 continue;
             }
             let (nodes_at_child, wasted_at_child) = (self.stats.nodes, self.stats.wasted_nodes);
-            // Only children of split nodes are marked: no other node asks.
-            let result = match busy {
-                Some(busy) if splits => {
+            let result = match splitting {
+                Some(busy) => {
                     let child_key = child_node.key();
                     if !second_pass && i > 0 && busy.is_busy(child_key) {
                         deferred |= bit;
