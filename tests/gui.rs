@@ -153,9 +153,15 @@ pub(crate) struct Events {
 }
 
 impl Events {
-    /// The next state sent.
+    /// The next state sent, within a minute: keep-alive comments alone, which reset
+    /// the socket's read timeout, fail the test rather than hang it.
     pub(crate) fn next(&mut self) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
+            assert!(
+                Instant::now() < deadline,
+                "no state on the event stream within a minute, only other lines"
+            );
             let mut line = String::new();
             let n = self.reader.read_line(&mut line).unwrap();
             assert!(n > 0, "the event stream closed");
