@@ -157,12 +157,14 @@ impl Events {
     /// the socket's read timeout, fail the test rather than hang it.
     pub(crate) fn next(&mut self) -> Value {
         let deadline = Instant::now() + Duration::from_secs(60);
+        let mut line = String::new();
         loop {
             assert!(
                 Instant::now() < deadline,
-                "no state on the event stream within a minute, only other lines"
+                "no state on the event stream within a minute, only other lines: last {:?}",
+                line.trim_end()
             );
-            let mut line = String::new();
+            line.clear();
             let n = self.reader.read_line(&mut line).unwrap();
             assert!(n > 0, "the event stream closed");
             if let Some(json) = line.trim_end().strip_prefix("data: ") {
