@@ -107,6 +107,8 @@ pub struct Table {
     generation: u8,
     /// The epoch entries of this game carry (10 bits).
     epoch: u64,
+    /// Whether the system has supplied every page of the lines ([`Table::fault_in`]).
+    resident: bool,
 }
 
 /// The largest epoch; the next wraps to 0 with a real clear.
@@ -149,6 +151,7 @@ impl Table {
                         lines,
                         generation: 0,
                         epoch: 0,
+                        resident: false,
                     };
                 }
             }
@@ -168,6 +171,7 @@ impl Table {
             lines: Lines::try_zeroed_with(bytes / std::mem::size_of::<Line>(), huge_pages)?,
             generation: 0,
             epoch: 0,
+            resident: false,
         })
     }
 
@@ -182,6 +186,18 @@ impl Table {
         self.lines.reset();
         self.generation = 0;
         self.epoch = 0;
+        self.resident = false;
+    }
+
+    /// Has the system supply the table's memory now rather than page by page
+    /// during the next search, which would otherwise pay a page fault at its first
+    /// touch of each page (see [`Lines::fault_in`]). Does nothing the second time,
+    /// until [`Table::clear`] hands the memory back.
+    pub fn fault_in(&mut self) {
+        if !self.resident {
+            self.lines.fault_in();
+            self.resident = true;
+        }
     }
 
     /// Empties the table for a new game without writing it: entries of earlier

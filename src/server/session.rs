@@ -295,9 +295,20 @@ impl Session {
                 if let Some(engine) = &mut self.engine {
                     engine.new_game();
                 }
+                self.prepare_engine();
             }
             Err(e) => self.output.error(&format!("newgame: {e}")),
         }
+    }
+
+    /// Readies the engine's table for the new game's board while no clock runs
+    /// (a GUI waits for `readyok` after `newgame`), so that the first search does
+    /// not fault the table's memory in page by page. Not at `position`: a `go`
+    /// follows it at once, on the clock.
+    fn prepare_engine(&mut self) {
+        let options = self.options;
+        let engine = self.engine.get_or_insert_with(|| Engine::new(options));
+        engine.prepare(self.position.size());
     }
 
     fn set_position(&mut self, setup: &PositionSetup) {
