@@ -219,7 +219,7 @@ impl Engine {
     }
 
     /// Makes the table ready for a game on `size` and, up to
-    /// [`FAULT_IN_MAX_MB`], has the system supply its memory now, so that the
+    /// `FAULT_IN_MAX_MB`, has the system supply its memory now, so that the
     /// first search does not pay a page fault for each page it touches. For a
     /// moment when no clock runs, such as `newgame`.
     pub fn prepare(&mut self, size: Size) {
