@@ -259,6 +259,41 @@ impl<W: Word> Geometry<W> {
         RING_CONNECTED[pattern as usize]
     }
 
+    /// The squares whose neighbours in `set` fall into two or more groups that are
+    /// not king-connected among themselves: the squares whose removal may split a
+    /// region of `set`, all found at once. (Around a square the four orthogonal
+    /// neighbours form a cycle, each next to the following one, and each diagonal
+    /// neighbour touches only the two orthogonal ones beside it; so the groups are
+    /// the runs of orthogonal neighbours and the diagonal ones with neither
+    /// orthogonal neighbour beside them.)
+    #[inline(always)]
+    pub fn ring_split(&self, set: Bitboard<W>) -> Bitboard<W> {
+        let width = self.size.width() as u32;
+        let west = (set << 1) & self.not_first_file;
+        let east = (set >> 1) & self.not_last_file;
+        let (south, north) = (set << width, set >> width);
+        let (south_west, north_west) = (west << width, west >> width);
+        let (south_east, north_east) = (east << width, east >> width);
+        // The start of each run of orthogonal neighbours (going N, E, S, W), and
+        // each lone diagonal neighbour.
+        let groups = [
+            north - west,
+            east - north,
+            south - east,
+            west - south,
+            north_east - north - east,
+            south_east - south - east,
+            south_west - south - west,
+            north_west - north - west,
+        ];
+        let (mut one, mut two) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for group in groups {
+            two |= one & group;
+            one |= group;
+        }
+        two & self.all
+    }
+
     /// Whether the board is square, so that mirroring in the a1 diagonal is a symmetry.
     #[inline(always)]
     pub fn is_square(&self) -> bool {
@@ -334,6 +369,28 @@ mod tests {
                     geometry_checks::<u64>(size);
                 }
                 geometry_checks::<u128>(size);
+            }
+        }
+    }
+
+    #[test]
+    fn ring_split_finds_the_squares_whose_neighbours_fall_apart() {
+        let mut rng = crate::rng::Rng::new(5);
+        for name in ["3x3", "7x7", "8x8", "11x11", "4x9", "9x4"] {
+            let size: Size = name.parse().unwrap();
+            let geo = Geometry::<u128>::of(size);
+            for _ in 0..500 {
+                let set: Bitboard<u128> = geo.all().iter().filter(|_| rng.below(2) == 0).collect();
+                let split = geo.ring_split(set);
+                for square in geo.all() {
+                    let ring = set & geo.neighbours(square);
+                    let expected = ring.any() && !geo.ring_connected(set, square);
+                    assert_eq!(
+                        split.contains(square),
+                        expected,
+                        "{name} {square:?} {ring:?}"
+                    );
+                }
             }
         }
     }

@@ -18,6 +18,7 @@ mod lines;
 mod matching;
 mod node;
 mod parallel;
+mod pockets;
 mod prover;
 mod reduced;
 mod report;

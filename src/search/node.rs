@@ -26,6 +26,9 @@ pub(super) struct Node<W: Word> {
     pub region: Bitboard<W>,
     /// Whether `region` is known to be one king-connected piece.
     pub connected: bool,
+    /// The square the last move slimed, near which any pocket the move made lies
+    /// (see [`super::pockets`]); `None` at a root, whose whole region is looked at.
+    pub slimed: Option<Square>,
 }
 
 /// How a node opens: decided by the rules, or open to search.
@@ -73,6 +76,7 @@ impl<W: Word> Node<W> {
             side: position.side_to_move(),
             region,
             connected: geometry.ring_connected(region, snail),
+            slimed: None,
         }
     }
 
@@ -86,6 +90,7 @@ impl<W: Word> Node<W> {
             side: !self.side,
             region,
             connected,
+            slimed: Some(self.snail),
         }
     }
 

@@ -30,6 +30,7 @@ use super::busy::{BUSY_REGION, Busy};
 use super::killers::Killers;
 use super::matching::Matcher;
 use super::node::{Node, Opening};
+use super::pockets::{POCKET_REGION, fold_pockets};
 use super::reduced::{Pieces, Proof, Threats, loses_in_two, wins_in_three};
 use super::tt::{Key, Table};
 
@@ -110,6 +111,8 @@ pub struct ProverStats {
     /// counted once however many such children lie above it: the nodes a perfect
     /// move order at the winning side's nodes would have saved, to first order.
     pub wasted_nodes: u64,
+    /// Nodes whose pockets were folded.
+    pub folds: u64,
 }
 
 /// One child in move ordering.
@@ -152,6 +155,8 @@ pub struct Prover<'a, W: Word> {
     /// A table from an earlier proof of the same position, whose winning moves are
     /// tried first at nodes of regions of at least the given size (a measuring aid).
     hints: Option<(&'a Table, u32)>,
+    /// Regions of at least this many squares have their pockets folded.
+    pocket_region: u32,
 }
 
 impl<'a, W: Word> Prover<'a, W> {
@@ -171,6 +176,7 @@ impl<'a, W: Word> Prover<'a, W> {
             busy: None,
             killers: Killers::small(),
             hints: None,
+            pocket_region: POCKET_REGION,
         }
     }
 
@@ -187,6 +193,14 @@ impl<'a, W: Word> Prover<'a, W> {
     /// board's proofs need, not the few of a short proof's.
     pub fn for_long_proof(mut self) -> Self {
         self.killers = Killers::for_board(self.geometry.size().squares() as u32);
+        self
+    }
+
+    /// A prover that folds the pockets of regions of at least `min_region` squares
+    /// (`u32::MAX`: none), in place of [`POCKET_REGION`].
+    #[cfg(test)]
+    pub fn with_pocket_region(mut self, min_region: u32) -> Self {
+        self.pocket_region = min_region;
         self
     }
 
@@ -244,6 +258,7 @@ impl<'a, W: Word> Prover<'a, W> {
                 side: !side,
                 region: child_region,
                 connected: false,
+                slimed: None,
             };
             if let Some((child, _)) = self.node(child, false, 1) {
                 if !child.is_win() {
@@ -288,8 +303,31 @@ impl<'a, W: Word> Prover<'a, W> {
         self.node_body(node, probed, ply)
     }
 
+    /// A node with its pockets folded first (see [`super::pockets`]): the search
+    /// goes on in the folded position, which has the same value and a winning move
+    /// that wins here too, and whose game is shorter by at most the squares slimed.
     #[inline(always)]
     fn node_body(
+        &mut self,
+        mut node: Node<W>,
+        probed: bool,
+        ply: u32,
+    ) -> Option<(Proof, Option<Square>)> {
+        if node.region.len() >= self.pocket_region {
+            let folded = fold_pockets(self.geometry, &mut self.matcher, &mut node);
+            if folded.any() {
+                self.stats.folds += 1;
+                // The caller looked up the position before the fold, not this one.
+                let (proof, best) = self.node_search(node, false, ply)?;
+                return Some((proof.lengthened(folded.len() as u16), best));
+            }
+        }
+        self.node_search(node, probed, ply)
+    }
+
+    /// A node of the search proper, its pockets folded.
+    #[inline(always)]
+    fn node_search(
         &mut self,
         node: Node<W>,
         probed: bool,
@@ -334,6 +372,7 @@ impl<'a, W: Word> Prover<'a, W> {
             side,
             region,
             connected,
+            ..
         } = node;
         // Children, with steps that lose or win within three plies spotted on the way.
         let opponent_deadly = geo.deadly(!side);
@@ -477,6 +516,7 @@ impl<'a, W: Word> Prover<'a, W> {
                 side: !side,
                 region: child.region,
                 connected: child.connected,
+                slimed: Some(snail),
             };
             let second_pass = i >= live;
             let bit = 1u32 << (i % live);

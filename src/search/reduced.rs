@@ -30,6 +30,14 @@ impl Proof {
         matches!(self, Proof::Win(_))
     }
 
+    /// The same result with `plies` more allowed for the game's length.
+    pub fn lengthened(self, plies: u16) -> Proof {
+        match self {
+            Proof::Win(n) => Proof::Win(n + plies),
+            Proof::Loss(n) => Proof::Loss(n + plies),
+        }
+    }
+
     /// The table entry recording this proof.
     pub fn entry(self, best: Option<Square>, work: u8) -> Entry {
         let (score, bound) = match self {
