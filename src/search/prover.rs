@@ -6,6 +6,8 @@
 //! whose turn starts next to their own goal wins by stepping in.
 //!
 //! At each node, in order of cost:
+//! 0. in regions of [`POCKET_REGION`] squares or more, the pockets a door cuts off
+//!    are folded to their value ([`super::pockets`]);
 //! 1. own goal next to the snail: win; no safe move: loss;
 //! 2. the transposition table, keyed on the reachable region;
 //! 3. exact matching tests on the region (sealed regions, and one-sided tests
