@@ -24,19 +24,20 @@ use super::node::Node;
 /// looking for doors would cost more than the pockets save (README, ablation table).
 pub(super) const POCKET_REGION: u32 = 24;
 
+/// Pockets holding a goal-zone square are folded only up to this many squares: each
+/// costs a proof for each side that may stand on its door.
+pub(super) const ZONE_POCKET_SQUARES: u32 = 12;
+
 /// Folds every pocket of `node` behind a door, as the module says, given that the
 /// node's parent had none left (or that `node.slimed` is `None`: then the whole
-/// region is looked at). Returns the squares slimed, to be added to the length
-/// bounds of the node's proof.
+/// region is looked at). `fold` says, for a door and the pocket behind it, which
+/// squares to slime, or `None` to leave it. Returns the squares slimed.
 #[inline]
 pub(super) fn fold_pockets<W: Word>(
     geometry: &Geometry<W>,
-    matcher: &mut Matcher<W>,
     node: &mut Node<W>,
+    mut fold: impl FnMut(Square, Bitboard<W>) -> Option<Bitboard<W>>,
 ) -> Bitboard<W> {
-    let size = geometry.size();
-    let zones =
-        geometry.neighbours(size.goal(Side::One)) | geometry.neighbours(size.goal(Side::Two));
     let snail = Bitboard::from_square(node.snail);
     let seed = geometry.neighbours(node.snail);
     let mut removed = Bitboard::EMPTY;
@@ -58,24 +59,65 @@ pub(super) fn fold_pockets<W: Word>(
             continue;
         }
         let pocket = behind(geometry, graph - removed, door, node.snail, seed);
-        if pocket.is_empty() || pocket.intersects(zones) {
-            continue;
+        if pocket.any() {
+            removed |= fold(door, pocket).unwrap_or(Bitboard::EMPTY);
         }
-        // Whoever stands on the door wins in the pocket or not, whoever it is; a
-        // step into it is then worth one dead end or nothing.
-        let fold = if matcher.covers_in_every_maximum(door, pocket) {
-            let step = (geometry.neighbours(door) & pocket).first();
-            pocket - step.map_or(Bitboard::EMPTY, Bitboard::from_square)
-        } else {
-            pocket
-        };
-        removed |= fold;
     }
     if removed.any() {
         node.region = node.region - removed;
         node.open = node.open - removed;
     }
     removed
+}
+
+/// The goal-zone squares of both players: a pocket holding one is not plain geography.
+#[inline]
+pub(super) fn zones<W: Word>(geometry: &Geometry<W>) -> Bitboard<W> {
+    let size = geometry.size();
+    geometry.neighbours(size.goal(Side::One)) | geometry.neighbours(size.goal(Side::Two))
+}
+
+/// The fold of a pocket holding no goal-zone square: whoever stands on the door wins
+/// in it or not, whoever it is; a step into it is then worth one dead end or nothing.
+#[inline]
+pub(super) fn geography_fold<W: Word>(
+    geometry: &Geometry<W>,
+    matcher: &mut Matcher<W>,
+    door: Square,
+    pocket: Bitboard<W>,
+) -> Bitboard<W> {
+    if matcher.covers_in_every_maximum(door, pocket) {
+        let step = (geometry.neighbours(door) & pocket).first();
+        pocket - step.map_or(Bitboard::EMPTY, Bitboard::from_square)
+    } else {
+        pocket
+    }
+}
+
+/// The fold of a pocket holding goal-zone squares, given whether each player who may
+/// stand on the door (`wins[side.index()]` is `Some`) has a winning step into it:
+/// nothing if neither has, else one dead end next to the door that exactly the
+/// winners may enter (a square of a loser's forbidden zone keeps that loser out;
+/// whoever is stepped onto it has no safe move). `None` if no square fits.
+#[inline]
+pub(super) fn zone_fold<W: Word>(
+    geometry: &Geometry<W>,
+    door: Square,
+    pocket: Bitboard<W>,
+    wins: [Option<bool>; 2],
+) -> Option<Bitboard<W>> {
+    let sides = [Side::One, Side::Two];
+    if wins.iter().all(|w| *w != Some(true)) {
+        return Some(pocket);
+    }
+    (geometry.neighbours(door) & pocket)
+        .iter()
+        .find(|&step| {
+            sides.iter().all(|&side| {
+                wins[side.index()].is_none_or(|w| w != geometry.deadly(side).contains(step))
+            })
+        })
+        .map(|step| pocket - Bitboard::from_square(step))
 }
 
 /// The squares of `graph` (the snail's square and its region) that `door` cuts off
@@ -145,7 +187,18 @@ mod tests {
         let pos: Position<u64> = Position::parse(text).unwrap();
         let geo = pos.geometry();
         let mut node = Node::root(geo, &pos);
-        (pos, fold_pockets(geo, &mut Matcher::new(geo), &mut node))
+        (pos, fold_plain(geo, &mut Matcher::new(geo), &mut node))
+    }
+
+    /// Folds the pockets that hold no goal-zone square.
+    fn fold_plain(
+        geo: &Geometry<u64>,
+        matcher: &mut Matcher<u64>,
+        node: &mut Node<u64>,
+    ) -> Bitboard<u64> {
+        fold_pockets(geo, node, |door, pocket| {
+            (!pocket.intersects(zones(geo))).then(|| geography_fold(geo, matcher, door, pocket))
+        })
     }
 
     #[test]
@@ -174,6 +227,27 @@ mod tests {
         assert_eq!(removed, Bitboard::EMPTY);
     }
 
+    #[test]
+    fn a_zone_pocket_keeps_a_dead_end_that_exactly_its_winners_may_enter() {
+        // Behind c2: b1 and b2, next to player 1's goal a1, where player 2 may not step.
+        let pos: Position<u64> = Position::start(Size::DEFAULT);
+        let geo = pos.geometry();
+        let door = pos.size().parse_square("c2").unwrap();
+        let pocket = squares(&pos, &["b1", "b2"]);
+        let fold = |wins| zone_fold(geo, door, pocket, wins);
+        assert_eq!(fold([Some(false), Some(false)]), Some(pocket));
+        // Player 1 wins from the door, player 2 does not: b1 keeps player 2 out.
+        assert_eq!(
+            fold([Some(true), Some(false)]),
+            Some(squares(&pos, &["b2"]))
+        );
+        assert_eq!(fold([Some(true), None]), Some(squares(&pos, &["b2"])));
+        // A dead end player 2 may enter and player 1 may not, or that both may
+        // enter, is not there.
+        assert_eq!(fold([Some(false), Some(true)]), None);
+        assert_eq!(fold([Some(true), Some(true)]), None);
+    }
+
     fn random_position(rng: &mut Rng, size: Size, plies: u64) -> Option<Position<u64>> {
         let mut pos: Position<u64> = Position::start(size);
         for _ in 0..plies {
@@ -200,7 +274,7 @@ mod tests {
                 let geo = pos.geometry();
                 let mut matcher = Matcher::new(geo);
                 let mut node = Node::root(geo, &pos);
-                folds += fold_pockets(geo, &mut matcher, &mut node).len();
+                folds += fold_plain(geo, &mut matcher, &mut node).len();
                 loop {
                     let moves: Vec<Square> =
                         (geo.neighbours(node.snail) & node.region).iter().collect();
@@ -208,12 +282,12 @@ mod tests {
                     pos.play(c);
                     let pieces = Pieces::of(geo, node.region, node.connected);
                     node = node.child(geo, &pieces, c);
-                    folds += fold_pockets(geo, &mut matcher, &mut node).len();
+                    folds += fold_plain(geo, &mut matcher, &mut node).len();
                     let mut again = Node {
                         slimed: None,
                         ..node
                     };
-                    let more = fold_pockets(geo, &mut matcher, &mut again);
+                    let more = fold_plain(geo, &mut matcher, &mut again);
                     assert!(more.is_empty(), "{name} {pos}: {more:?} left unfolded");
                 }
             }
@@ -229,9 +303,9 @@ mod tests {
         let mut rng = Rng::new(11);
         let stop = AtomicBool::new(false);
         let mut checked = 0;
-        for name in ["4x4", "5x5", "6x6", "7x7", "6x5"] {
+        for name in ["4x4", "5x5", "6x6", "7x7", "6x5", "4x6"] {
             let size: Size = name.parse().unwrap();
-            for _ in 0..400 {
+            for _ in 0..600 {
                 // Deep enough into the game that a proof takes milliseconds.
                 let squares = size.squares() as u64;
                 let plies = squares / 6 + rng.below(squares / 4);

@@ -26,13 +26,15 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::board::{Bitboard, Geometry, Position, Square, Word};
+use crate::board::{Bitboard, Geometry, Position, Side, Square, Word};
 
 use super::busy::{BUSY_REGION, Busy};
 use super::killers::Killers;
 use super::matching::Matcher;
 use super::node::{Node, Opening};
-use super::pockets::{POCKET_REGION, fold_pockets};
+use super::pockets::{
+    POCKET_REGION, ZONE_POCKET_SQUARES, fold_pockets, geography_fold, zone_fold, zones,
+};
 use super::reduced::{Pieces, Proof, Threats, loses_in_two, wins_in_three};
 use super::tt::{Key, Table};
 
@@ -316,15 +318,68 @@ impl<'a, W: Word> Prover<'a, W> {
         ply: u32,
     ) -> Option<(Proof, Option<Square>)> {
         if node.region.len() >= self.pocket_region {
-            let folded = fold_pockets(self.geometry, &mut self.matcher, &mut node);
+            let geo = self.geometry;
+            let (zones, goals) = (zones(geo), node.open & geo.goals());
+            let mut zoned = 0;
+            let folded = fold_pockets(geo, &mut node, |door, pocket| {
+                if !pocket.intersects(zones) {
+                    return Some(geography_fold(geo, &mut self.matcher, door, pocket));
+                }
+                if pocket.len() > ZONE_POCKET_SQUARES {
+                    return None;
+                }
+                let fold = self.zone_pocket_fold(door, pocket, goals, ply)?;
+                zoned += 1;
+                Some(fold)
+            });
+            if self.aborted {
+                return None;
+            }
             if folded.any() {
                 self.stats.folds += 1;
                 // The caller looked up the position before the fold, not this one.
+                // A zone pocket's game may end with a step into a goal: two plies more.
                 let (proof, best) = self.node_search(node, false, ply)?;
-                return Some((proof.lengthened(folded.len() as u16), best));
+                return Some((proof.lengthened(folded.len() as u16 + 2 * zoned), best));
             }
         }
         self.node_search(node, probed, ply)
+    }
+
+    /// The fold of a pocket behind `door` that holds goal-zone squares (see
+    /// [`zone_fold`]): each player who may stand on the door is given the pocket
+    /// alone, the goal corners `goals` beside it, and proves whether a step into it
+    /// wins. `None` if no fold fits, or if the budget ran out.
+    fn zone_pocket_fold(
+        &mut self,
+        door: Square,
+        pocket: Bitboard<W>,
+        goals: Bitboard<W>,
+        ply: u32,
+    ) -> Option<Bitboard<W>> {
+        let mut wins = [None; 2];
+        for side in [Side::One, Side::Two] {
+            // Only a player the opponent may step next to can stand on the door to move.
+            if self.geometry.deadly(!side).contains(door) {
+                continue;
+            }
+            let inside = Node {
+                open: pocket | goals,
+                snail: door,
+                side,
+                region: pocket,
+                connected: false,
+                slimed: None,
+            };
+            // Pockets are met again and again: most are in the table already.
+            let stored = self.table.probe(inside.key());
+            let proof = match stored.as_ref().and_then(Proof::from_entry) {
+                Some(proof) => proof,
+                None => self.node(inside, true, ply + 1)?.0,
+            };
+            wins[side.index()] = Some(proof.is_win());
+        }
+        zone_fold(self.geometry, door, pocket, wins)
     }
 
     /// A node of the search proper, its pockets folded.
