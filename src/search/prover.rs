@@ -35,7 +35,7 @@ use super::node::{Node, Opening};
 use super::pockets::{
     POCKET_REGION, ZONE_POCKET_SQUARES, fold_pockets, geography_fold, zone_fold, zones,
 };
-use super::reduced::{Pieces, Proof, Threats, loses_in_two, wins_in_three};
+use super::reduced::{Pieces, Proof, Threats, loses_in_two, matching_verdict, wins_in_three};
 use super::tt::{Key, Table};
 
 /// When a search must give up: the stop flag, a deadline, a node budget.
@@ -230,32 +230,41 @@ impl<'a, W: Word> Prover<'a, W> {
         let root = Node::root(self.geometry, position);
         let (proof, best) = self.node(root, false, 0)?;
         let best = best.or_else(|| self.sealed_best(position, root.region, proof));
+        // A win is reported only with a move that wins.
+        if proof.is_win() && best.is_none() {
+            return None;
+        }
         Some((proof, best))
     }
 
-    /// A move for a result decided by the matching tests, which do not name one.
+    /// A move for a result found without one (decided by the matching tests, or read
+    /// from the table): for a win, a move proven to win, or `None` if the budget ends
+    /// before one is; for a loss, the first move proven, or the first move.
     fn sealed_best(
         &mut self,
         pos: &Position<W>,
         region: Bitboard<W>,
         proof: Proof,
     ) -> Option<Square> {
+        let geo = self.geometry;
         let side = pos.side_to_move();
-        let safe = pos.moves() - self.geometry.deadly(side);
-        if proof.is_win() {
+        let safe = pos.moves() - geo.deadly(side);
+        // The matching's step wins where the matching decides this very region (the
+        // result may be one of a folded region, where its step proves nothing).
+        if proof.is_win()
+            && matching_verdict(geo, &mut self.matcher, side, pos.snail(), region)
+                .is_some_and(Proof::is_win)
+        {
             if let Some(step) = self.matcher.winning_step(pos.snail(), region) {
                 if safe.contains(step) {
                     return Some(step);
                 }
             }
         }
-        // Fall back to proving each child: the first one lost by the opponent wins.
+        // Otherwise prove each child: the first one lost by the opponent wins.
         let mut fallback = None;
         for c in safe {
-            let child_region = self.geometry.flood(
-                self.geometry.neighbours(c),
-                region - Bitboard::from_square(c),
-            );
+            let child_region = geo.flood(geo.neighbours(c), region - Bitboard::from_square(c));
             let child = Node {
                 open: pos.open() - Bitboard::from_square(c),
                 snail: c,
@@ -270,6 +279,9 @@ impl<'a, W: Word> Prover<'a, W> {
                 }
                 fallback.get_or_insert(c);
             }
+        }
+        if proof.is_win() {
+            return None;
         }
         fallback.or_else(|| pos.moves().first())
     }
@@ -320,16 +332,20 @@ impl<'a, W: Word> Prover<'a, W> {
         if node.region.len() >= self.pocket_region {
             let geo = self.geometry;
             let (zones, goals) = (zones(geo), node.open & geo.goals());
-            let mut zoned = 0;
+            // The snail enters one pocket at most, so the game is longer than the
+            // folded one by at most the most any single pocket adds.
+            let mut longer = 0;
             let folded = fold_pockets(geo, &mut node, |door, pocket| {
-                if !pocket.intersects(zones) {
-                    return Some(geography_fold(geo, &mut self.matcher, door, pocket));
-                }
-                if pocket.len() > ZONE_POCKET_SQUARES {
+                let (fold, plies) = if !pocket.intersects(zones) {
+                    // A step into the dead end, or nothing, for at most the squares.
+                    let fold = geography_fold(geo, &mut self.matcher, door, pocket);
+                    (fold, fold.len() as u16)
+                } else if pocket.len() <= ZONE_POCKET_SQUARES {
+                    self.zone_pocket_fold(door, pocket, goals, ply)?
+                } else {
                     return None;
-                }
-                let fold = self.zone_pocket_fold(door, pocket, goals, ply)?;
-                zoned += 1;
+                };
+                longer = longer.max(plies);
                 Some(fold)
             });
             if self.aborted {
@@ -338,29 +354,30 @@ impl<'a, W: Word> Prover<'a, W> {
             if folded.any() {
                 self.stats.folds += 1;
                 // The caller looked up the position before the fold, not this one.
-                // A zone pocket's game may end with a step into a goal: two plies more.
                 let (proof, best) = self.node_search(node, false, ply)?;
-                return Some((proof.lengthened(folded.len() as u16 + 2 * zoned), best));
+                return Some((proof.lengthened(longer), best));
             }
         }
         self.node_search(node, probed, ply)
     }
 
     /// The fold of a pocket behind `door` that holds goal-zone squares (see
-    /// [`zone_fold`]): each player who may stand on the door is given the pocket
-    /// alone, the goal corners `goals` beside it, and proves whether a step into it
-    /// wins. `None` if no fold fits, or if the budget ran out.
+    /// [`zone_fold`]), and how many plies longer the real game may be: each player
+    /// who may stand on the door is given the pocket alone, with the goal corners
+    /// `goals` beside it, and proves whether a step into it wins, and within how
+    /// many plies. `None` if no fold fits, or if the budget ran out.
     fn zone_pocket_fold(
         &mut self,
         door: Square,
         pocket: Bitboard<W>,
         goals: Bitboard<W>,
         ply: u32,
-    ) -> Option<Bitboard<W>> {
-        let mut wins = [None; 2];
+    ) -> Option<(Bitboard<W>, u16)> {
+        let geo = self.geometry;
+        let mut proofs = [None; 2];
         for side in [Side::One, Side::Two] {
             // Only a player the opponent may step next to can stand on the door to move.
-            if self.geometry.deadly(!side).contains(door) {
+            if geo.deadly(!side).contains(door) {
                 continue;
             }
             let inside = Node {
@@ -373,13 +390,30 @@ impl<'a, W: Word> Prover<'a, W> {
             };
             // Pockets are met again and again: most are in the table already.
             let stored = self.table.probe(inside.key());
-            let proof = match stored.as_ref().and_then(Proof::from_entry) {
+            proofs[side.index()] = Some(match stored.as_ref().and_then(Proof::from_entry) {
                 Some(proof) => proof,
                 None => self.node(inside, true, ply + 1)?.0,
-            };
-            wins[side.index()] = Some(proof.is_win());
+            });
         }
-        zone_fold(self.geometry, door, pocket, wins)
+        let fold = zone_fold(geo, door, pocket, proofs.map(|p| p.map(Proof::is_win)))?;
+        // A winner's step into the dead end, and the loser's forced step from it
+        // into the winner's goal if it lies next to it, are plies of the folded game
+        // too; a loser kept out of the pocket may have lasted as long in it.
+        let dead_end = pocket - fold;
+        let mut longer = 0;
+        for side in [Side::One, Side::Two] {
+            let plies = match proofs[side.index()] {
+                Some(Proof::Win(n)) => {
+                    let into_goal = geo.adjacent(dead_end) & goals;
+                    let folded = 1 + u16::from(into_goal.contains(geo.size().goal(side)));
+                    n.saturating_sub(folded)
+                }
+                Some(Proof::Loss(n)) => n,
+                None => 0,
+            };
+            longer = longer.max(plies);
+        }
+        Some((fold, longer))
     }
 
     /// A node of the search proper, its pockets folded.
@@ -493,7 +527,13 @@ impl<'a, W: Word> Prover<'a, W> {
         let nodes_before = self.stats.nodes;
         if let Some(proof) = node.verdict(geo, &mut self.matcher, self.table, 1) {
             self.stats.matching_verdicts += 1;
-            return Some((proof, None));
+            // At the root, the matching's step where it wins: the region may be a
+            // folded one, whose step the caller could not find from the position.
+            let best = (ply == 0 && proof.is_win())
+                .then(|| self.matcher.winning_step(snail, region))
+                .flatten()
+                .filter(|&step| safe.contains(step));
+            return Some((proof, best));
         }
 
         let children = &mut children[..count];
@@ -690,6 +730,30 @@ fn has_fast_bit_instructions() -> bool {
 mod tests {
     use super::*;
     use crate::board::Position;
+
+    #[test]
+    fn a_win_proven_within_a_small_budget_comes_with_a_winning_move() {
+        // A zone pocket near a1 folds, and the folded root is won by the matching
+        // test; a budget too small to prove a child once made the prover name the
+        // first legal move, e1, which loses to f1 (search_oracle found it).
+        let pos: Position<u64> =
+            Position::parse("x3x2/4xxx/x1x1x2/1x4x/1xx2xx/x1x1sxx/2xx2x 1").unwrap();
+        let stop = AtomicBool::new(false);
+        let prove = |pos: &Position<u64>, nodes: u64| {
+            let table = Table::new(1);
+            Prover::new(pos.geometry(), &table, Budget::new(&stop, None, nodes)).prove(pos)
+        };
+        let mut wins = 0;
+        for nodes in 1..200 {
+            if let Some((Proof::Win(_), best)) = prove(&pos, nodes) {
+                let best = best.expect("a win names its move");
+                let (reply, _) = prove(&pos.after(best), u64::MAX).unwrap();
+                assert!(!reply.is_win(), "budget {nodes}: {} loses", pos.name(best));
+                wins += 1;
+            }
+        }
+        assert!(wins > 100, "only {wins} budgets proved the win");
+    }
 
     #[test]
     fn wasted_nodes_count_each_node_once_and_late_wins_are_some_wins() {
