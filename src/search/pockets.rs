@@ -2,18 +2,24 @@
 //!
 //! A square `a` of the region (not the snail) whose removal cuts the squares `B`
 //! off from the snail is a door: the snail enters `B` only through `a`, and once
-//! in `B` it never leaves (`a` is slimed behind it). If `B` holds no square of
-//! either goal zone, the game inside it is plain vertex geography, which maximum
-//! matchings decide: whoever stands on `a` either has a winning step into `B` or
-//! has none. So `B` may be replaced by the smallest pocket of the same value: one
-//! square next to `a` (a dead end, where the opponent is stuck), or nothing.
+//! in `B` it never leaves (`a` is slimed behind it). What `B` is worth depends only
+//! on who stands on `a` to move: whether that player has a winning step into `B`.
+//! So `B` may be replaced by the smallest pocket of the same worth: one square next
+//! to `a` (a dead end, where the opponent is stuck), or nothing.
+//! - If `B` holds no square of either goal zone, the game inside it is plain vertex
+//!   geography, which one maximum-matching test decides, the same for both players
+//!   ([`geography_fold`]).
+//! - Otherwise (up to [`ZONE_POCKET_SQUARES`] squares) the prover proves `B` alone
+//!   for each player who may stand on `a` to move, and the dead end kept is a square
+//!   that exactly the winners may enter: a square of a loser's forbidden zone keeps
+//!   that loser out ([`zone_fold`]). If none fits, `B` stays.
 //!
 //! The folded position is a position of the game itself (more squares slimed), with
 //! the same value as the real one, and the same for each child outside the pocket:
 //! so what the search stores for it is true, and a winning move it finds wins in the
-//! real position too. Positions whose pockets differ in shape but not in value meet
-//! in the table. The folded game is shorter, by at most the squares slimed, so
-//! length bounds add them back.
+//! real position too. Positions whose pockets differ in shape but not in worth meet
+//! in the table. The real game may last longer: the snail enters one pocket at most,
+//! so length bounds grow by the most that one pocket's own game may add.
 
 use crate::board::{Bitboard, Geometry, Side, Square, Word};
 

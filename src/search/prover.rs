@@ -321,7 +321,7 @@ impl<'a, W: Word> Prover<'a, W> {
 
     /// A node with its pockets folded first (see [`super::pockets`]): the search
     /// goes on in the folded position, which has the same value and a winning move
-    /// that wins here too, and whose game is shorter by at most the squares slimed.
+    /// that wins here too; its length bounds grow by the most one pocket may add.
     #[inline(always)]
     fn node_body(
         &mut self,
