@@ -330,7 +330,8 @@ impl<'a, W: Word> Prover<'a, W> {
         ply: u32,
     ) -> Option<(Proof, Option<Square>)> {
         if node.region.len() >= self.pocket_region {
-            let geo = self.geometry;
+            let (geo, real) = (self.geometry, node.key());
+            let nodes_before = self.stats.nodes;
             let (zones, goals) = (zones(geo), node.open & geo.goals());
             // The snail enters one pocket at most, so the game is longer than the
             // folded one by at most the most any single pocket adds.
@@ -355,7 +356,11 @@ impl<'a, W: Word> Prover<'a, W> {
                 self.stats.folds += 1;
                 // The caller looked up the position before the fold, not this one.
                 let (proof, best) = self.node_search(node, false, ply)?;
-                return Some((proof.lengthened(longer), best));
+                let proof = proof.lengthened(longer);
+                // The real position too, for the searches that look it up by its own
+                // key: a parent's cutoff check, and the scored search of `go`.
+                self.store(real, proof, best, nodes_before);
+                return Some((proof, best));
             }
         }
         self.node_search(node, probed, ply)
