@@ -42,8 +42,8 @@ impl fmt::Display for PlyReport {
 }
 
 /// The book of `starts` within `plies` plies: won positions whose proof from an
-/// empty table needs more than `hard_nodes` nodes, in the order met. `progress`
-/// hears of each ply.
+/// empty table needs more than `hard_nodes` nodes with no pockets folded, as `go`
+/// proves, in the order met. `progress` hears of each ply.
 pub fn generate(
     starts: &[Position],
     plies: u32,
@@ -51,7 +51,11 @@ pub fn generate(
     progress: &mut dyn FnMut(PlyReport),
 ) -> Vec<BookLine> {
     let stop = AtomicBool::new(false);
-    let mut trial = Engine::new(EngineOptions::default());
+    // Hard for `go`, whose proof slices fold no pockets.
+    let mut trial = Engine::new(EngineOptions {
+        fold_pockets: false,
+        ..EngineOptions::default()
+    });
     let mut truth = Engine::new(EngineOptions::default());
     let mut book = Vec::new();
     for (ply, frontier) in walk(starts, plies).iter().enumerate() {

@@ -371,7 +371,7 @@ mod tests {
 
         /// Every move of the built-in 7×7 book is proven to win.
         #[test]
-        #[ignore = "slow: proves all 666 moves of the 7x7 book; run with --ignored"]
+        #[ignore = "slow: proves all 942 moves of the 7x7 book; run with --ignored"]
         fn every_move_of_the_built_in_book_wins() {
             let lines = parse_book(BOOK_7X7).unwrap();
             let failures = verify_book(&lines, &mut |_, _| {});

@@ -113,6 +113,11 @@ pub struct EngineOptions {
     /// Whether the table asks for huge pages: faster for long proofs, but their
     /// first touches can stall a search under a clock (see `lines.rs`).
     pub huge_pages: bool,
+    /// Whether `solve`'s proofs fold pockets (see `pockets.rs`): fewer nodes. The
+    /// proof slices of `go` never do (their proofs stored under folded positions would
+    /// be lost to the scored search), so the opening book's trials turn it off to
+    /// measure what `go` needs.
+    pub fold_pockets: bool,
 }
 
 impl Default for EngineOptions {
@@ -125,6 +130,7 @@ impl Default for EngineOptions {
             seed: SEED.default as u64,
             own_book: true,
             huge_pages: false,
+            fold_pockets: true,
         }
     }
 }

@@ -31,12 +31,14 @@ pub struct ParallelProof {
 }
 
 /// Proves `position` on `threads` threads (at least one) within `budget`, whose
-/// nodes are shared out among the threads. Only the main thread calls `progress`.
+/// nodes are shared out among the threads, folding pockets if `fold_pockets`. Only
+/// the main thread calls `progress`.
 pub fn prove_within<W: Word>(
     table: &Table,
     position: &Position<W>,
     threads: usize,
     budget: Budget,
+    fold_pockets: bool,
     progress: Option<&mut dyn FnMut(&ProverStats)>,
 ) -> ParallelProof {
     let geo = position.geometry();
@@ -59,6 +61,7 @@ pub fn prove_within<W: Word>(
                 scope.spawn(move || {
                     let mut prover = Prover::new(geo, table, budget)
                         .for_long_proof()
+                        .folding_pockets(fold_pockets)
                         .with_busy(busy);
                     let result = prover.prove(&position);
                     if result.is_some() {
@@ -68,7 +71,9 @@ pub fn prove_within<W: Word>(
                 })
             })
             .collect();
-        let mut prover = Prover::new(geo, table, budget()).for_long_proof();
+        let mut prover = Prover::new(geo, table, budget())
+            .for_long_proof()
+            .folding_pockets(fold_pockets);
         if threads > 1 {
             prover = prover.with_busy(busy);
         }

@@ -180,7 +180,7 @@ impl<'a, W: Word> Prover<'a, W> {
             busy: None,
             killers: Killers::small(),
             hints: None,
-            pocket_region: POCKET_REGION,
+            pocket_region: u32::MAX,
         }
     }
 
@@ -201,11 +201,16 @@ impl<'a, W: Word> Prover<'a, W> {
     }
 
     /// A prover that folds the pockets of regions of at least `min_region` squares
-    /// (`u32::MAX`: none), in place of [`POCKET_REGION`].
-    #[cfg(test)]
+    /// (`u32::MAX`, a new prover's: none; [`POCKET_REGION`] for long proofs).
     pub fn with_pocket_region(mut self, min_region: u32) -> Self {
         self.pocket_region = min_region;
         self
+    }
+
+    /// A prover that folds pockets where they pay, in regions of [`POCKET_REGION`]
+    /// squares or more, or (`fold` false) none.
+    pub fn folding_pockets(self, fold: bool) -> Self {
+        self.with_pocket_region(if fold { POCKET_REGION } else { u32::MAX })
     }
 
     /// A prover that shares `busy` with the other threads on its table.
@@ -746,7 +751,9 @@ mod tests {
         let stop = AtomicBool::new(false);
         let prove = |pos: &Position<u64>, nodes: u64| {
             let table = Table::new(1);
-            Prover::new(pos.geometry(), &table, Budget::new(&stop, None, nodes)).prove(pos)
+            Prover::new(pos.geometry(), &table, Budget::new(&stop, None, nodes))
+                .folding_pockets(true)
+                .prove(pos)
         };
         let mut wins = 0;
         for nodes in 1..200 {

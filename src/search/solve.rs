@@ -86,6 +86,7 @@ impl Engine {
             pos,
             self.search_threads(),
             budget,
+            self.options.fold_pockets,
             Some(&mut progress),
         );
         let (result, nodes, seldepth) = (proof.result, proof.nodes, proof.seldepth);

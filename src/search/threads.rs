@@ -45,7 +45,7 @@ impl Engine {
             let halt = &halt;
             let prover = scope.spawn(move || {
                 let budget = deadlines.budget(stop, prover_nodes).with_halt(halt);
-                let proof = parallel::prove_within(table, pos, prover_threads, budget, None);
+                let proof = parallel::prove_within(table, pos, prover_threads, budget, false, None);
                 if proof.result.is_some() {
                     halt.store(true, Ordering::Relaxed);
                 }
