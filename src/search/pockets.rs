@@ -76,11 +76,11 @@ pub(super) fn fold_pockets<W: Word>(
     removed
 }
 
-/// The goal-zone squares of both players: a pocket holding one is not plain geography.
+/// Whether `pocket` holds no goal-zone square, so that its game is plain geography
+/// (a pocket never holds a goal corner, the rest of the forbidden squares).
 #[inline]
-pub(super) fn zones<W: Word>(geometry: &Geometry<W>) -> Bitboard<W> {
-    let size = geometry.size();
-    geometry.neighbours(size.goal(Side::One)) | geometry.neighbours(size.goal(Side::Two))
+pub(super) fn is_plain_geography<W: Word>(geometry: &Geometry<W>, pocket: Bitboard<W>) -> bool {
+    !pocket.intersects(geometry.deadly(Side::One) | geometry.deadly(Side::Two))
 }
 
 /// The fold of a pocket holding no goal-zone square: whoever stands on the door wins
@@ -143,15 +143,15 @@ fn behind<W: Word>(
     let Some(first) = ring.first() else {
         return Bitboard::EMPTY;
     };
-    let one = geometry.flood(Bitboard::from_square(first), ring);
-    let two = ring - one;
-    if two.is_empty()
-        || geometry.flood(Bitboard::from_square(two.first().unwrap_or(first)), two) != two
-    {
+    let mut one = geometry.flood(Bitboard::from_square(first), ring);
+    let mut two = ring - one;
+    let two_groups = two
+        .first()
+        .is_some_and(|second| geometry.flood(Bitboard::from_square(second), two) == two);
+    if !two_groups {
         let rest = within - Bitboard::from_square(snail);
         return rest - geometry.flood(seed, rest);
     }
-    let (mut one, mut two) = (one, two);
     loop {
         let grown = geometry.dilate(one) & within;
         if grown.intersects(two) {
@@ -203,7 +203,7 @@ mod tests {
         node: &mut Node<u64>,
     ) -> Bitboard<u64> {
         fold_pockets(geo, node, |door, pocket| {
-            (!pocket.intersects(zones(geo))).then(|| geography_fold(geo, matcher, door, pocket))
+            is_plain_geography(geo, pocket).then(|| geography_fold(geo, matcher, door, pocket))
         })
     }
 

@@ -33,7 +33,7 @@ use super::killers::Killers;
 use super::matching::Matcher;
 use super::node::{Node, Opening};
 use super::pockets::{
-    POCKET_REGION, ZONE_POCKET_SQUARES, fold_pockets, geography_fold, zone_fold, zones,
+    POCKET_REGION, ZONE_POCKET_SQUARES, fold_pockets, geography_fold, is_plain_geography, zone_fold,
 };
 use super::reduced::{Pieces, Proof, Threats, loses_in_two, matching_verdict, wins_in_three};
 use super::tt::{Key, Table};
@@ -337,12 +337,12 @@ impl<'a, W: Word> Prover<'a, W> {
         if node.region.len() >= self.pocket_region {
             let (geo, real) = (self.geometry, node.key());
             let nodes_before = self.stats.nodes;
-            let (zones, goals) = (zones(geo), node.open & geo.goals());
+            let goals = node.open & geo.goals();
             // The snail enters one pocket at most, so the game is longer than the
             // folded one by at most the most any single pocket adds.
             let mut longer = 0;
             let folded = fold_pockets(geo, &mut node, |door, pocket| {
-                let (fold, plies) = if !pocket.intersects(zones) {
+                let (fold, plies) = if is_plain_geography(geo, pocket) {
                     // A step into the dead end, or nothing, for at most the squares.
                     let fold = geography_fold(geo, &mut self.matcher, door, pocket);
                     (fold, fold.len() as u16)
