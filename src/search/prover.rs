@@ -578,7 +578,7 @@ impl<'a, W: Word> Prover<'a, W> {
                 Some(Proof::Win(n)) => {
                     longest = longest.max(n + 1);
                     child.order = SKIP;
-                    self.note_refuted(ply);
+                    self.note_refuted(ply, child.square);
                 }
                 None => {}
             }
@@ -666,7 +666,7 @@ impl<'a, W: Word> Prover<'a, W> {
                 }
                 Proof::Win(n) => {
                     failed += 1;
-                    self.note_refuted(ply);
+                    self.note_refuted(ply, c);
                     longest = longest.max(n + 1);
                 }
             }
@@ -677,13 +677,13 @@ impl<'a, W: Word> Prover<'a, W> {
         Some((proof, None))
     }
 
-    /// Notes that a step at `ply` has been refuted: at the root, that tells the
-    /// threads sharing the table to expect the root to be lost (see [`Busy`]).
+    /// Notes that `step` at `ply` has been refuted: at the root, that tells the
+    /// threads sharing the table which root moves fail (see [`Busy`]).
     #[inline]
-    fn note_refuted(&self, ply: u32) {
+    fn note_refuted(&self, ply: u32, step: Square) {
         if ply == 0 {
             if let Some(busy) = self.busy {
-                busy.root_move_refuted();
+                busy.root_move_refuted(step);
             }
         }
     }
