@@ -235,6 +235,15 @@ impl Engine {
         }
     }
 
+    /// Whether the table is ready for a game on `size` as [`Engine::prepare`] leaves
+    /// it: made for that board, with no entries of an earlier game, and, up to
+    /// `FAULT_IN_MAX_MB`, its memory supplied by the system.
+    pub fn is_prepared_for(&self, size: Size) -> bool {
+        self.table_size == Some(size)
+            && !self.table_stale
+            && (self.table.is_resident() || self.table.megabytes() > FAULT_IN_MAX_MB)
+    }
+
     /// Makes the table ready for positions of `size`: keys leave the board size
     /// out, so entries of another size are put out of use; after `new_game`, all
     /// are. A table of the right size is not written for that: a new epoch hides

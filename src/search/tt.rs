@@ -200,6 +200,11 @@ impl Table {
         }
     }
 
+    /// Whether [`Table::fault_in`] has had the system supply all of the memory.
+    pub fn is_resident(&self) -> bool {
+        self.resident
+    }
+
     /// Empties the table for a new game without writing it: entries of earlier
     /// games read as empty from now on (see the module documentation).
     pub fn new_game(&mut self) {

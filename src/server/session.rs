@@ -12,7 +12,7 @@ use super::error::{LineError, MoveRefused};
 use super::jobs::{Job, JobDone, JobResult, Task, report};
 use super::reader::Credit;
 use super::{Event, Output, options, wire};
-use crate::board::{Diagram, Outcome, Position, Side, Square, SquareName};
+use crate::board::{Diagram, Outcome, Position, Side, Size, Square, SquareName};
 use crate::protocol::{
     GameSetup, GoArgs, Id, Message, PositionBase, PositionSetup, Query, Response,
 };
@@ -178,7 +178,10 @@ impl Session {
     /// While a job runs only `isready`, `stop` and `quit` are carried out.
     fn during_job(&mut self, message: Message) -> Flow {
         match message {
-            Message::IsReady => self.output.send(&Message::ReadyOk),
+            Message::IsReady => {
+                self.ready_table();
+                self.output.send(&Message::ReadyOk);
+            }
             Message::Stop => self.stop(),
             Message::Quit => return Flow::Quit,
             other => {
@@ -226,7 +229,10 @@ impl Session {
     fn command(&mut self, message: Message) -> Flow {
         match message {
             Message::Ugi => self.ugi(),
-            Message::IsReady => self.output.send(&Message::ReadyOk),
+            Message::IsReady => {
+                self.ready_table();
+                self.output.send(&Message::ReadyOk);
+            }
             Message::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Message::NewGame(setup) | Message::UgiNewGame(setup) => self.new_game(setup),
             Message::Position(setup) => self.set_position(&setup),
@@ -289,26 +295,40 @@ impl Session {
     fn new_game(&mut self, setup: GameSetup) {
         match setup.position() {
             Ok(position) => {
+                // A bare `uginewgame` names no board, and runners send the board
+                // with each position string: the table stays the one of the board
+                // in play, rather than one of 7×7 that the next position throws away.
+                let board = setup.size.unwrap_or(self.position.size());
                 self.game = setup;
                 self.position = position;
                 self.last_move = None;
                 if let Some(engine) = &mut self.engine {
                     engine.new_game();
                 }
-                self.prepare_engine();
+                self.prepare_engine(board);
             }
             Err(e) => self.output.error(&format!("newgame: {e}")),
         }
     }
 
-    /// Readies the engine's table for the new game's board while no clock runs
-    /// (a GUI waits for `readyok` after `newgame`), so that the first search does
-    /// not fault the table's memory in page by page. Not at `position`: a `go`
-    /// follows it at once, on the clock.
-    fn prepare_engine(&mut self) {
+    /// Readies the engine's table for a game on `board` while no clock runs (a GUI
+    /// waits for `readyok` after `newgame`), so that the first search does not
+    /// fault the table's memory in page by page. Not at `position`: a `go` may
+    /// follow it at once, on the clock.
+    fn prepare_engine(&mut self, board: Size) {
         let options = self.options;
         let engine = self.engine.get_or_insert_with(|| Engine::new(options));
-        engine.prepare(self.position.size());
+        engine.prepare(board);
+    }
+
+    /// At `isready`, while no clock runs: readies the table for the board of the
+    /// position set, if a `position` changed the board since `newgame` (a bare
+    /// `uginewgame`, then a position string of another size). Costs nothing when
+    /// the table is ready already.
+    fn ready_table(&mut self) {
+        if let Some(engine) = &mut self.engine {
+            engine.prepare(self.position.size());
+        }
     }
 
     fn set_position(&mut self, setup: &PositionSetup) {
@@ -470,5 +490,66 @@ fn refused(position: &Position, why: impl FnOnce(Vec<String>) -> MoveRefused) ->
     match position.outcome() {
         Outcome::Decided { winner, reason } => MoveRefused::GameOver { winner, reason },
         Outcome::Ongoing => why(legal_names(position)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc::channel;
+
+    use super::*;
+
+    fn session() -> Session {
+        Session::new(Output::new(std::io::sink()), channel().0, Credit::default())
+    }
+
+    fn nine() -> Size {
+        "9x9".parse().expect("9x9 is a board size")
+    }
+
+    fn position_fen(text: &str) -> Message {
+        Message::Position(PositionSetup {
+            base: PositionBase::Fen(text.parse().expect("a valid position string")),
+            moves: Vec::new(),
+        })
+    }
+
+    fn prepared_for(session: &Session, size: Size) -> bool {
+        session
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.is_prepared_for(size))
+    }
+
+    #[test]
+    fn a_bare_uginewgame_keeps_the_table_of_the_board_in_play() {
+        // Runners such as the arena send a bare `uginewgame`, then each position as a
+        // string: a 9×9 game must not get a 7×7 table that the next search throws
+        // away for a fresh one, faulted in page by page on the clock.
+        let mut session = session();
+        session.command(Message::UgiNewGame(GameSetup {
+            size: Some(nine()),
+            start: None,
+        }));
+        assert!(prepared_for(&session, nine()));
+        session.command(position_fen("9/9/9/9/3xs4/9/9/9/9 2"));
+        session.command(Message::UgiNewGame(GameSetup::default()));
+        assert!(prepared_for(&session, nine()), "the 9x9 table was dropped");
+        // `position startpos` still means the 7×7 start after a bare `uginewgame`.
+        assert_eq!(session.position, Position::start(Size::default()));
+    }
+
+    #[test]
+    fn isready_readies_the_table_for_the_board_of_the_position_set() {
+        let mut session = session();
+        session.command(Message::UgiNewGame(GameSetup::default()));
+        assert!(prepared_for(&session, Size::default()));
+        session.command(position_fen("9/9/9/9/3xs4/9/9/9/9 2"));
+        assert!(!prepared_for(&session, nine()));
+        session.command(Message::IsReady);
+        assert!(
+            prepared_for(&session, nine()),
+            "isready left the 9x9 table unready"
+        );
     }
 }
