@@ -23,101 +23,22 @@
 //! Results carry an upper bound on the number of plies to the end of the game
 //! under best play, propagated from the leaves.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::board::{Bitboard, Geometry, Position, Side, Square, Word};
+use crate::board::{Bitboard, Geometry, Position, Square, Word};
 
 use super::busy::{BUSY_REGION, Busy};
 use super::killers::Killers;
 use super::matching::Matcher;
 use super::node::{Node, Opening};
-use super::pockets::{
-    POCKET_REGION, ZONE_POCKET_SQUARES, fold_pockets, geography_fold, is_plain_geography, zone_fold,
-};
+use super::pockets::POCKET_REGION;
 use super::reduced::{Pieces, Proof, Threats, loses_in_two, matching_verdict, wins_in_three};
 use super::tt::{Key, Table};
 
-/// When a search must give up: the stop flag, a deadline, a node budget.
-#[derive(Clone, Copy)]
-pub struct Budget<'a> {
-    /// Set by another thread to stop the search (the user's `stop`).
-    pub stop: &'a AtomicBool,
-    /// Set when a search running beside this one has made this one pointless.
-    pub halts: [Option<&'a AtomicBool>; 2],
-    /// Wall-clock limit.
-    pub deadline: Option<Instant>,
-    /// Node limit.
-    pub nodes: u64,
-}
+mod budget;
+mod folding;
 
-impl<'a> Budget<'a> {
-    /// A budget ended by `stop`, the deadline or the node count.
-    pub fn new(stop: &'a AtomicBool, deadline: Option<Instant>, nodes: u64) -> Self {
-        Budget {
-            stop,
-            halts: [None; 2],
-            deadline,
-            nodes,
-        }
-    }
-
-    /// The same budget, also ended when `halt` is set (two such flags at most;
-    /// a third replaces the second).
-    pub fn with_halt(mut self, halt: &'a AtomicBool) -> Self {
-        let slot = usize::from(self.halts[0].is_some());
-        self.halts[slot] = Some(halt);
-        self
-    }
-
-    /// Whether the search must stop now, having searched `nodes` nodes.
-    #[inline]
-    pub fn exhausted(&self, nodes: u64) -> bool {
-        nodes >= self.nodes
-            || self.stop.load(Ordering::Relaxed)
-            || self
-                .halts
-                .iter()
-                .flatten()
-                .any(|h| h.load(Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-}
-
-/// Counters of a proof search, for tuning and for `solve` reports.
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub struct ProverStats {
-    /// Nodes visited.
-    pub nodes: u64,
-    /// Nodes answered by the transposition table.
-    pub table_hits: u64,
-    /// Nodes decided by a matching test.
-    pub matching_verdicts: u64,
-    /// Nodes decided by a child found in the table before searching (ETC).
-    pub etc_cutoffs: u64,
-    /// Nodes won by a move that leaves the opponent no safe reply.
-    pub immediate_wins: u64,
-    /// Nodes won by a move after which every reply allows such a move.
-    pub wins_in_three: u64,
-    /// Steps skipped because a reply to them leaves no safe move.
-    pub losing_steps: u64,
-    /// Flood fills to split regions into their pieces.
-    pub floods: u64,
-    /// Children skipped as mirror images at symmetric nodes.
-    pub mirror_skips: u64,
-    /// Nodes won by searching a child.
-    pub searched_wins: u64,
-    /// Nodes lost after searching every child.
-    pub searched_losses: u64,
-    /// Nodes won by a child searched after one that failed.
-    pub late_wins: u64,
-    /// Nodes searched below children that failed before a sibling won, each
-    /// counted once however many such children lie above it: the nodes a perfect
-    /// move order at the winning side's nodes would have saved, to first order.
-    pub wasted_nodes: u64,
-    /// Nodes whose pockets were folded.
-    pub folds: u64,
-}
+pub use budget::{Budget, ProverStats};
 
 /// One child in move ordering.
 #[derive(Clone, Copy)]
@@ -322,108 +243,6 @@ impl<'a, W: Word> Prover<'a, W> {
         ply: u32,
     ) -> Option<(Proof, Option<Square>)> {
         self.node_body(node, probed, ply)
-    }
-
-    /// A node with its pockets folded first (see [`super::pockets`]): the search
-    /// goes on in the folded position, which has the same value and a winning move
-    /// that wins here too; its length bounds grow by the most one pocket may add.
-    #[inline(always)]
-    fn node_body(
-        &mut self,
-        mut node: Node<W>,
-        probed: bool,
-        ply: u32,
-    ) -> Option<(Proof, Option<Square>)> {
-        if node.region.len() >= self.pocket_region {
-            let (geo, real) = (self.geometry, node.key());
-            let nodes_before = self.stats.nodes;
-            let goals = node.open & geo.goals();
-            // The snail enters one pocket at most, so the game is longer than the
-            // folded one by at most the most any single pocket adds.
-            let mut longer = 0;
-            let folded = fold_pockets(geo, &mut node, |door, pocket| {
-                let (fold, plies) = if is_plain_geography(geo, pocket) {
-                    // A step into the dead end, or nothing, for at most the squares.
-                    let fold = geography_fold(geo, &mut self.matcher, door, pocket);
-                    (fold, fold.len() as u16)
-                } else if pocket.len() <= ZONE_POCKET_SQUARES {
-                    self.zone_pocket_fold(door, pocket, goals, ply)?
-                } else {
-                    return None;
-                };
-                longer = longer.max(plies);
-                Some(fold)
-            });
-            if self.aborted {
-                return None;
-            }
-            if folded.any() {
-                self.stats.folds += 1;
-                // The caller looked up the position before the fold, not this one.
-                let (proof, best) = self.node_search(node, false, ply)?;
-                let proof = proof.lengthened(longer);
-                // The real position too, for the searches that look it up by its own
-                // key: a parent's cutoff check, and the scored search of `go`.
-                self.store(real, proof, best, nodes_before);
-                return Some((proof, best));
-            }
-        }
-        self.node_search(node, probed, ply)
-    }
-
-    /// The fold of a pocket behind `door` that holds goal-zone squares (see
-    /// [`zone_fold`]), and how many plies longer the real game may be: each player
-    /// who may stand on the door is given the pocket alone, with the goal corners
-    /// `goals` beside it, and proves whether a step into it wins, and within how
-    /// many plies. `None` if no fold fits, or if the budget ran out.
-    fn zone_pocket_fold(
-        &mut self,
-        door: Square,
-        pocket: Bitboard<W>,
-        goals: Bitboard<W>,
-        ply: u32,
-    ) -> Option<(Bitboard<W>, u16)> {
-        let geo = self.geometry;
-        let mut proofs = [None; 2];
-        for side in [Side::One, Side::Two] {
-            // Only a player the opponent may step next to can stand on the door to move.
-            if geo.deadly(!side).contains(door) {
-                continue;
-            }
-            let inside = Node {
-                open: pocket | goals,
-                snail: door,
-                side,
-                region: pocket,
-                connected: false,
-                slimed: None,
-            };
-            // Pockets are met again and again: most are in the table already.
-            let stored = self.table.probe(inside.key());
-            proofs[side.index()] = Some(match stored.as_ref().and_then(Proof::from_entry) {
-                Some(proof) => proof,
-                None => self.node(inside, true, ply + 1)?.0,
-            });
-        }
-        let fold = zone_fold(geo, door, pocket, proofs.map(|p| p.map(Proof::is_win)))?;
-        // A winner's step into the dead end, and the loser's forced step from it
-        // into the winner's goal if it lies next to it, are plies of the folded game
-        // too; a loser kept out of the pocket may have lasted as long in it.
-        let dead_end = pocket - fold;
-        let mut longer = 0;
-        for side in [Side::One, Side::Two] {
-            let plies = match proofs[side.index()] {
-                Some(Proof::Win(n)) => {
-                    let into_goal = geo.adjacent(dead_end) & goals;
-                    let folded = 1 + u16::from(into_goal.contains(geo.size().goal(side)));
-                    n.saturating_sub(folded)
-                }
-                Some(Proof::Loss(n)) => n,
-                None => 0,
-            };
-            longer = longer.max(plies);
-        }
-        Some((fold, longer))
     }
 
     /// A node of the search proper, its pockets folded.
@@ -737,51 +556,4 @@ fn has_fast_bit_instructions() -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::Position;
-
-    #[test]
-    fn a_win_proven_within_a_small_budget_comes_with_a_winning_move() {
-        // A zone pocket near a1 folds, and the folded root is won by the matching
-        // test; a budget too small to prove a child once made the prover name the
-        // first legal move, e1, which loses to f1 (search_oracle found it).
-        let pos: Position<u64> =
-            Position::parse("x3x2/4xxx/x1x1x2/1x4x/1xx2xx/x1x1sxx/2xx2x 1").unwrap();
-        let stop = AtomicBool::new(false);
-        let prove = |pos: &Position<u64>, nodes: u64| {
-            let table = Table::new(1);
-            Prover::new(pos.geometry(), &table, Budget::new(&stop, None, nodes))
-                .folding_pockets(true)
-                .prove(pos)
-        };
-        let mut wins = 0;
-        for nodes in 1..200 {
-            if let Some((Proof::Win(_), best)) = prove(&pos, nodes) {
-                let best = best.expect("a win names its move");
-                let (reply, _) = prove(&pos.after(best), u64::MAX).unwrap();
-                assert!(!reply.is_win(), "budget {nodes}: {} loses", pos.name(best));
-                wins += 1;
-            }
-        }
-        assert!(wins > 100, "only {wins} budgets proved the win");
-    }
-
-    #[test]
-    fn wasted_nodes_count_each_node_once_and_late_wins_are_some_wins() {
-        // 7x7 from e5: player 1 wins, and some first tries fail on the way.
-        let pos: Position<u64> = Position::parse("7/7/4s2/7/7/7/7 1").unwrap();
-        let table = Table::new(4);
-        let stop = AtomicBool::new(false);
-        let mut prover = Prover::new(pos.geometry(), &table, Budget::new(&stop, None, u64::MAX));
-        let (proof, _) = prover.prove(&pos).unwrap();
-        assert!(proof.is_win());
-        let s = prover.stats;
-        assert!(s.late_wins > 0 && s.late_wins <= s.searched_wins, "{s:?}");
-        // Failed children nested inside failed children are not counted twice.
-        assert!(
-            s.wasted_nodes > 0 && s.wasted_nodes < s.nodes,
-            "wasted nodes exceed the nodes searched: {s:?}"
-        );
-    }
-}
+mod tests;

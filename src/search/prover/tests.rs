@@ -1,0 +1,50 @@
+//! Tests of the prover.
+
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+use crate::board::Position;
+
+#[test]
+fn a_win_proven_within_a_small_budget_comes_with_a_winning_move() {
+    // A zone pocket near a1 folds, and the folded root is won by the matching
+    // test; a budget too small to prove a child once made the prover name the
+    // first legal move, e1, which loses to f1 (search_oracle found it).
+    let pos: Position<u64> =
+        Position::parse("x3x2/4xxx/x1x1x2/1x4x/1xx2xx/x1x1sxx/2xx2x 1").unwrap();
+    let stop = AtomicBool::new(false);
+    let prove = |pos: &Position<u64>, nodes: u64| {
+        let table = Table::new(1);
+        Prover::new(pos.geometry(), &table, Budget::new(&stop, None, nodes))
+            .folding_pockets(true)
+            .prove(pos)
+    };
+    let mut wins = 0;
+    for nodes in 1..200 {
+        if let Some((Proof::Win(_), best)) = prove(&pos, nodes) {
+            let best = best.expect("a win names its move");
+            let (reply, _) = prove(&pos.after(best), u64::MAX).unwrap();
+            assert!(!reply.is_win(), "budget {nodes}: {} loses", pos.name(best));
+            wins += 1;
+        }
+    }
+    assert!(wins > 100, "only {wins} budgets proved the win");
+}
+
+#[test]
+fn wasted_nodes_count_each_node_once_and_late_wins_are_some_wins() {
+    // 7x7 from e5: player 1 wins, and some first tries fail on the way.
+    let pos: Position<u64> = Position::parse("7/7/4s2/7/7/7/7 1").unwrap();
+    let table = Table::new(4);
+    let stop = AtomicBool::new(false);
+    let mut prover = Prover::new(pos.geometry(), &table, Budget::new(&stop, None, u64::MAX));
+    let (proof, _) = prover.prove(&pos).unwrap();
+    assert!(proof.is_win());
+    let s = prover.stats;
+    assert!(s.late_wins > 0 && s.late_wins <= s.searched_wins, "{s:?}");
+    // Failed children nested inside failed children are not counted twice.
+    assert!(
+        s.wasted_nodes > 0 && s.wasted_nodes < s.nodes,
+        "wasted nodes exceed the nodes searched: {s:?}"
+    );
+}
