@@ -178,10 +178,8 @@ impl Session {
     /// While a job runs only `isready`, `stop` and `quit` are carried out.
     fn during_job(&mut self, message: Message) -> Flow {
         match message {
-            Message::IsReady => {
-                self.ready_table();
-                self.output.send(&Message::ReadyOk);
-            }
+            // The job holds the engine: the table is readied at the next `isready`.
+            Message::IsReady => self.output.send(&Message::ReadyOk),
             Message::Stop => self.stop(),
             Message::Quit => return Flow::Quit,
             other => {
