@@ -228,7 +228,9 @@ impl Session {
         match message {
             Message::Ugi => self.ugi(),
             Message::IsReady => {
-                self.ready_table();
+                // A `position` may have changed the board since `newgame` (a bare
+                // `uginewgame`, then a position string of another size).
+                self.prepare_table(self.position.size());
                 self.output.send(&Message::ReadyOk);
             }
             Message::SetOption { name, value } => self.set_option(&name, value.as_deref()),
@@ -303,30 +305,21 @@ impl Session {
                 if let Some(engine) = &mut self.engine {
                     engine.new_game();
                 }
-                self.prepare_engine(board);
+                self.prepare_table(board);
             }
             Err(e) => self.output.error(&format!("newgame: {e}")),
         }
     }
 
     /// Readies the engine's table for a game on `board` while no clock runs (a GUI
-    /// waits for `readyok` after `newgame`), so that the first search does not
-    /// fault the table's memory in page by page. Not at `position`: a `go` may
-    /// follow it at once, on the clock.
-    fn prepare_engine(&mut self, board: Size) {
+    /// waits for `readyok` after `newgame` and `isready`), so that the first search
+    /// does not fault the table's memory in page by page; costs nothing when the
+    /// table is ready already. Not at `position`: a `go` may follow it at once, on
+    /// the clock.
+    fn prepare_table(&mut self, board: Size) {
         let options = self.options;
         let engine = self.engine.get_or_insert_with(|| Engine::new(options));
         engine.prepare(board);
-    }
-
-    /// At `isready`, while no clock runs: readies the table for the board of the
-    /// position set, if a `position` changed the board since `newgame` (a bare
-    /// `uginewgame`, then a position string of another size). Costs nothing when
-    /// the table is ready already.
-    fn ready_table(&mut self) {
-        if let Some(engine) = &mut self.engine {
-            engine.prepare(self.position.size());
-        }
     }
 
     fn set_position(&mut self, setup: &PositionSetup) {
