@@ -129,8 +129,11 @@ fn a_fresh_large_table_does_not_stall_a_timed_search() {
         .expect("a Hash option with a maximum");
     let hash_mib = max.min(1024);
     engine.send(&format!("setoption name Hash value {hash_mib}"));
-    engine.send("position fen 8/3xxxxx/2x1x2x/2xxxs1x/6xx/6xx/8/8 1");
     engine.sync();
+    // No `isready` between `position` and `go`: `isready` readies the table for the
+    // position's board, which faults it in whole while no clock runs (as `newgame`
+    // does); this is the search that comes straight after `position`.
+    engine.send("position fen 8/3xxxxx/2x1x2x/2xxxs1x/6xx/6xx/8/8 1");
     engine.send("go movetime 50");
     let lines = engine.until(|line| line.starts_with("bestmove"));
     let smaps = std::fs::read_to_string(format!("/proc/{}/smaps", engine.pid()))
