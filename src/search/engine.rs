@@ -230,9 +230,15 @@ impl Engine {
     /// moment when no clock runs, such as `newgame`.
     pub fn prepare(&mut self, size: Size) {
         self.prepare_table(size);
-        if self.table.megabytes() <= FAULT_IN_MAX_MB {
+        if self.faults_in_table() {
             self.table.fault_in();
         }
+    }
+
+    /// Whether [`Engine::prepare`] has the system supply the table's memory: up to
+    /// `FAULT_IN_MAX_MB`.
+    fn faults_in_table(&self) -> bool {
+        self.table.megabytes() <= FAULT_IN_MAX_MB
     }
 
     /// Whether the table is ready for a game on `size` as [`Engine::prepare`] leaves
@@ -241,7 +247,7 @@ impl Engine {
     pub fn is_prepared_for(&self, size: Size) -> bool {
         self.table_size == Some(size)
             && !self.table_stale
-            && (self.table.is_resident() || self.table.megabytes() > FAULT_IN_MAX_MB)
+            && (self.table.is_resident() || !self.faults_in_table())
     }
 
     /// Makes the table ready for positions of `size`: keys leave the board size
