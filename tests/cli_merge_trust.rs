@@ -7,6 +7,7 @@ use std::fs;
 use std::process::{Command, Output};
 
 use serde_json::Value as Json;
+use slimetrail::board::Position;
 
 use crate::arena_support::{ENGINE, TempDir};
 
@@ -181,26 +182,38 @@ fn a_forged_root_line_is_ignored_outside_the_shards_files_and_contradicted_insid
     assert!(!text.contains("winning move: a1"), "{text}");
 }
 
-/// The first proven win of the shards' files: the file, its line (from 1) and
-/// the line's text.
-fn first_win(split: &str) -> (String, usize, String) {
+/// The first proven win of the shards' files among the sub-problems after the
+/// root move `first` (one of which settles that move): the file, its line (from 1)
+/// and the line's text. Which sub-problem comes first in the files depends on the
+/// split's order, so the position is checked, not assumed.
+fn first_win_after(split: &str, first: &str) -> (String, usize, String) {
+    let root: Position = ROOT.parse().expect("the root parses");
+    let step = root.size().parse_square(first).expect("a square of 7x7");
+    let after_first = root.after(step);
+    let under: Vec<String> = after_first
+        .moves()
+        .iter()
+        .map(|reply| after_first.after(reply).to_string())
+        .collect();
     for shard in ["1-of-2", "2-of-2"] {
         let file = format!("{split}/results-{shard}.jsonl");
         let text = fs::read_to_string(&file).unwrap_or_default();
         for (i, line) in text.lines().enumerate() {
-            if line.contains("\"verdict\":\"win\"") {
+            let record: Json = serde_json::from_str(line).unwrap_or_default();
+            let position = record["position"].as_str().unwrap_or_default();
+            if record["verdict"] == "win" && under.iter().any(|p| p == position) {
                 return (file, i + 1, line.to_string());
             }
         }
     }
-    panic!("no proven win in {split}");
+    panic!("no proven win after {first} in {split}");
 }
 
 #[test]
 fn flipped_and_conflicting_verdicts_are_named_with_their_files_and_lines() {
     let dir = TempDir::new("trust-flips");
     let split = finished(&dir);
-    let (file, line, text) = first_win(&split);
+    let (file, line, text) = first_win_after(&split, "d4");
     let record: Json = serde_json::from_str(&text).unwrap();
     let position = record["position"].as_str().unwrap().to_string();
     // (d): a conflicting duplicate in the file that sorts last.
