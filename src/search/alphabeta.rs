@@ -135,7 +135,25 @@ impl<'a, W: Word> Searcher<'a, W> {
     }
 
     /// Searches the root to `depth` plies, considering only the moves in `allowed`.
+    /// If every one of them loses, searches every move again: a move set aside as
+    /// lost may resist longer, and a mate score bounds the length of the longest
+    /// resistance, so the score and the move must count it.
     pub fn iterate(
+        &mut self,
+        position: &Position<W>,
+        depth: i32,
+        allowed: Bitboard<W>,
+    ) -> Option<Iteration> {
+        let iteration = self.iterate_over(position, depth, allowed)?;
+        let all = self.geometry.all();
+        if iteration.score < -(MATE_BOUND as i32) && allowed != all {
+            return self.iterate_over(position, depth, all);
+        }
+        Some(iteration)
+    }
+
+    /// One iteration of [`Searcher::iterate`] over the root moves in `allowed`.
+    fn iterate_over(
         &mut self,
         position: &Position<W>,
         depth: i32,
@@ -373,5 +391,37 @@ impl<'a, W: Word> Searcher<'a, W> {
             self.table.store(key, entry);
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+
+    /// A lost 5x5 position: the longest resistance, b2, lasts 10 plies; d2 loses
+    /// in 6 (d3 e3 e4 d5 e5).
+    const LOST: &str = "xxx2/xxxx1/xxx2/x1s2/1x3 1";
+
+    #[test]
+    fn a_loss_counts_the_root_moves_set_aside_as_lost() {
+        let position: Position<u64> = Position::parse(LOST).expect("the position parses");
+        let geo = position.geometry();
+        let d2 = geo.size().parse_square("d2").expect("d2 is on 5x5");
+        let table = Table::new(1);
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(geo, &table, Budget::new(&stop, None, u64::MAX));
+        // The proof slices of `go` had set every other move aside as lost.
+        let it = searcher
+            .iterate(&position, 3, Bitboard::from_square(d2))
+            .expect("an unlimited search completes");
+        // Whatever the score, a mate score must not claim a loss shorter than 10.
+        let plies = MATE as i32 + it.score;
+        assert!(
+            !is_proven(it.score) || it.score > 0 || plies >= 10,
+            "a loss within {plies} plies (pv {:?}), but b2 resists for 10",
+            it.pv
+        );
     }
 }
