@@ -27,16 +27,16 @@ pub struct EvalWeights {
 }
 
 /// The weights in use, fitted by `scripts/tune-eval.py` to the results of 6,566
-/// 9x9 arena games (the README's Speed section has the fit and its SPRTs). Signs
-/// follow the games, not intuition: more safe moves and a shorter race to our own
-/// zone went with losing.
+/// 9x9 arena games, then refitted to 1,200 games of those weights against themselves
+/// (the README's Speed section has the fits and their SPRTs). Signs follow the
+/// games, not intuition: a shorter race to our own zone went with losing.
 pub const WEIGHTS: EvalWeights = EvalWeights {
-    mobility: -6,
-    restriction: -3,
-    parity: 28,
-    race: -48,
-    zones: 79,
-    goal_area: 173,
+    mobility: 4,
+    restriction: 8,
+    parity: -38,
+    race: -16,
+    zones: 1,
+    goal_area: 130,
 };
 
 /// Largest region whose geography parity is computed by matching.
