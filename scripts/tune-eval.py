@@ -50,7 +50,7 @@ def read_games(paths):
     for path in paths:
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        for chunk in text.split("\n[Event ")[0:]:
+        for chunk in text.split("\n[Event "):
             tags = dict(TAG.match(line).groups() for line in chunk.splitlines()
                         if TAG.match(line))
             body = chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""

@@ -115,8 +115,9 @@ pub fn evaluate<W: Word>(
     let start = Bitboard::from_square(snail);
     let to_own = distance(geometry, start, own_zone, region);
     let to_opponent = distance(geometry, start, opponent_zone, region);
-    let own_area = own_zone | (geometry.dilate(own_zone) & region);
-    let opponent_area = opponent_zone | (geometry.dilate(opponent_zone) & region);
+    // The zones lie in the region, and a dilation keeps the set it grows.
+    let own_area = geometry.dilate(own_zone) & region;
+    let opponent_area = geometry.dilate(opponent_zone) & region;
     let parts = vec![
         ("mobility", w.mobility * mobility),
         ("restriction", -w.restriction * restriction),
