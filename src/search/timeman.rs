@@ -19,6 +19,10 @@ pub struct TimePlan {
 /// the move, even with no move overhead.
 const MOVETIME_MARGIN: Duration = Duration::from_millis(1);
 
+/// The clock is spread over the moves left divided by this: a game is usually
+/// proven, and its later moves played at once, within a third of them.
+const DECIDED_WITHIN: u32 = 3;
+
 /// Plans the time for a search by `side`.
 ///
 /// `my_moves_left` is an upper bound on the moves `side` still has to play: no game
@@ -45,9 +49,10 @@ pub fn plan(time: &TimeControl, side: Side, my_moves_left: u32, overhead: Durati
                 .clock_of(side)
                 .unwrap_or((Duration::ZERO, Duration::ZERO));
             let usable = remaining.saturating_sub(overhead);
-            // Expect to play about as many more moves as half the reachable squares,
-            // but plan for at least a few, and never beyond a moves-to-go period.
-            let mut horizon = my_moves_left.clamp(1, 40).max(3);
+            // Most games are decided, and their moves proven at once, long before
+            // the squares run out: plan for a share of the moves left, but for at
+            // least a few, and never beyond a moves-to-go period.
+            let mut horizon = (my_moves_left / DECIDED_WITHIN).clamp(3, 40);
             if let Some(n) = moves_to_go {
                 horizon = horizon.min(n.max(1));
             }
@@ -125,6 +130,16 @@ mod tests {
         let early = plan(&clock(10_000, 0), Side::One, 24, Duration::ZERO);
         let late = plan(&clock(10_000, 0), Side::One, 4, Duration::ZERO);
         assert!(late.soft > early.soft);
+    }
+
+    #[test]
+    fn the_clock_is_spread_over_a_third_of_the_moves_left() {
+        // 39 moves left (a 9x9 start): planned as 13, so 2,000 ms give 153 ms.
+        let start = plan(&clock(2000, 0), Side::One, 39, Duration::ZERO);
+        assert_eq!(start.soft, Some(Duration::from_millis(2000) / 13));
+        // Never fewer than three moves, however few are left.
+        let end = plan(&clock(2000, 0), Side::One, 4, Duration::ZERO);
+        assert_eq!(end.soft, Some(Duration::from_millis(2000) / 3));
     }
 
     #[test]
