@@ -37,6 +37,7 @@ mod protocol_fuzz;
 mod protocol_latency;
 mod protocol_robustness;
 mod protocol_session;
+mod readme_certificates;
 mod readme_examples;
 mod search_limits;
 mod search_oracle;

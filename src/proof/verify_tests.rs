@@ -152,3 +152,48 @@ fn the_committed_8x8_certificate_holds_under_the_rules() {
         Err(VerifyError::Missing(_))
     ));
 }
+
+/// The 9x9 certificates of the README's proven table, as committed: the root two
+/// plies below e5, the number of distinct leaves, and player 1's winning move.
+const NINE_BY_NINE: [(&str, &str, usize, &str); 2] = [
+    (
+        include_str!("../../tests/certificates/9x9-e5-f5-e6.txt"),
+        "9/9/9/4s4/4xx3/9/9/9/9 1",
+        3,
+        "f6",
+    ),
+    (
+        include_str!("../../tests/certificates/9x9-e5-e6-f7.txt"),
+        "9/9/5s3/4x4/4x4/9/9/9/9 1",
+        5,
+        "f6",
+    ),
+];
+
+#[test]
+fn the_committed_9x9_certificates_hold_under_the_rules() {
+    for (text, root, distinct_leaves, winning_move) in NINE_BY_NINE {
+        let checked = check_tree(text).unwrap_or_else(|e| panic!("{root}: {e}"));
+        assert_eq!(checked.root.to_string(), root);
+        assert_eq!(checked.verdict, Verdict::Win, "{root}");
+        assert_eq!(checked.leaves.len(), distinct_leaves, "{root}");
+        assert!(checked.leaves.iter().all(|(_, v)| *v == Verdict::Win));
+        // Every reply of player 2 to the winning move must be answered: drop the
+        // first, and the tree fails.
+        let reply = format!("{winning_move}-");
+        let first_reply = text
+            .lines()
+            .find(|l| l.starts_with(&reply))
+            .unwrap_or_else(|| panic!("{root}: no reply to {winning_move}"));
+        let without: String = text
+            .lines()
+            .filter(|l| *l != first_reply)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(
+            matches!(check_tree(&without), Err(VerifyError::Missing(_))),
+            "{root}: {:?}",
+            check_tree(&without).map(|c| c.nodes)
+        );
+    }
+}
