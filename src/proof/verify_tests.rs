@@ -131,6 +131,15 @@ fn an_incomplete_or_illegal_tree_is_refused_with_the_node() {
     assert_eq!(check_tree("root x\n"), Err(VerifyError::NotACertificate));
 }
 
+/// A certificate's text without the lines `drop` picks, each kept line ended by a
+/// newline.
+fn without_lines(text: &str, drop: impl Fn(&str) -> bool) -> String {
+    text.lines()
+        .filter(|l| !drop(l))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 /// The 8x8 e5 certificate of the README's proven table, as committed.
 const EIGHT_BY_EIGHT: &str = include_str!("../../tests/certificates/8x8-e5.txt");
 
@@ -142,11 +151,7 @@ fn the_committed_8x8_certificate_holds_under_the_rules() {
     assert_eq!(checked.leaves.len(), 5, "{:?}", checked.leaves);
     assert!(checked.leaves.iter().all(|(_, v)| *v == Verdict::Loss));
     // Each of player 1's eight first moves must be answered: drop one, and the tree fails.
-    let without_d4: String = EIGHT_BY_EIGHT
-        .lines()
-        .filter(|l| !l.starts_with("d4"))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    let without_d4 = without_lines(EIGHT_BY_EIGHT, |l| l.starts_with("d4"));
     assert!(matches!(
         check_tree(&without_d4),
         Err(VerifyError::Missing(_))
@@ -191,11 +196,7 @@ fn the_committed_9x9_certificates_hold_under_the_rules() {
             .lines()
             .find(|l| l.starts_with(&reply))
             .unwrap_or_else(|| panic!("{root}: no reply to {winning_move}"));
-        let without: String = text
-            .lines()
-            .filter(|l| *l != first_reply)
-            .map(|l| format!("{l}\n"))
-            .collect();
+        let without = without_lines(text, |l| l == first_reply);
         assert!(
             matches!(check_tree(&without), Err(VerifyError::Missing(_))),
             "{root}: {:?}",
