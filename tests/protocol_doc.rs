@@ -8,27 +8,10 @@
 //! without writing anything that is not listed.
 
 use crate::common;
+use crate::markdown;
 
 use common::{Engine, message};
 use slimetrail::board::SquareName;
-
-/// The example sessions of `file` (at the repository root), each as its lines.
-fn sessions(file: &str) -> Vec<Vec<String>> {
-    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut sessions = Vec::new();
-    let mut current: Option<Vec<String>> = None;
-    for line in text.lines() {
-        match (&mut current, line) {
-            (None, "```session") => current = Some(Vec::new()),
-            (Some(_), "```") => sessions.extend(current.take()),
-            (Some(lines), _) => lines.push(line.to_string()),
-            (None, _) => {}
-        }
-    }
-    assert!(current.is_none(), "an unterminated session block");
-    sessions
-}
 
 /// Whether an engine line matches a pattern line of a session.
 fn matches(pattern: &str, line: &str) -> bool {
@@ -97,7 +80,7 @@ fn replay(number: usize, session: &[String]) {
 
 #[test]
 fn every_example_session_of_protocol_md_replays() {
-    let sessions = sessions("protocol.md");
+    let sessions = markdown::fenced_blocks("protocol.md", "session");
     assert!(
         sessions.len() >= 7,
         "found only {} sessions",
@@ -110,7 +93,7 @@ fn every_example_session_of_protocol_md_replays() {
 
 #[test]
 fn every_example_session_of_the_readme_replays() {
-    let sessions = sessions("README.md");
+    let sessions = markdown::fenced_blocks("README.md", "session");
     assert!(!sessions.is_empty(), "the README has no session");
     for (number, session) in sessions.iter().enumerate() {
         replay(number + 1, session);

@@ -3,6 +3,8 @@
 //! printed: the unit tests check the committed files under the rules, so the
 //! README's copies hold too.
 
+use crate::markdown;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -12,24 +14,16 @@ const HEADER: &str = "# slimetrail proof certificate 1";
 /// The README's fenced `text` blocks that are certificates, each with a newline
 /// after every line, as `solve --merge --certificate` writes them.
 fn readme_certificates() -> Vec<String> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let text = std::fs::read_to_string(path).expect("README.md is readable");
-    let mut blocks = Vec::new();
-    let mut block: Option<String> = None;
-    for line in text.lines() {
-        match (&mut block, line) {
-            (None, "```text") => block = Some(String::new()),
-            (Some(_), "```") => blocks.extend(block.take()),
-            (Some(lines), _) => {
-                lines.push_str(line);
-                lines.push('\n');
-            }
-            (None, _) => {}
-        }
-    }
-    assert!(block.is_none(), "an unterminated text block in the README");
-    blocks.retain(|b| b.starts_with(HEADER));
-    blocks
+    markdown::fenced_blocks("README.md", "text")
+        .into_iter()
+        .map(|lines| {
+            lines
+                .iter()
+                .map(|line| format!("{line}\n"))
+                .collect::<String>()
+        })
+        .filter(|block| block.starts_with(HEADER))
+        .collect()
 }
 
 /// The committed certificates, by file name.

@@ -7,6 +7,7 @@
 //! decimal point (times and speeds), which match any such number.
 
 use crate::common;
+use crate::markdown;
 
 use std::process::Command;
 
@@ -18,38 +19,27 @@ struct Example {
 
 /// The `console` examples of the README.
 fn examples() -> Vec<Example> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let text = std::fs::read_to_string(path).expect("README.md is readable");
     let mut examples: Vec<Example> = Vec::new();
-    let mut inside = false;
-    for line in text.lines() {
-        match (inside, line) {
-            (false, "```console") => inside = true,
-            (true, "```") => inside = false,
-            (true, _) => {
-                if let Some(command) = line.strip_prefix("$ ") {
-                    let mut words = shell_words(command);
-                    assert_eq!(
-                        words.first().map(String::as_str),
-                        Some("slimetrail"),
-                        "a README console example runs something else: {line}"
-                    );
-                    words.remove(0);
-                    examples.push(Example {
-                        args: words,
-                        expected: Vec::new(),
-                    });
-                } else {
-                    let example = examples
-                        .last_mut()
-                        .unwrap_or_else(|| panic!("output before any command: {line}"));
-                    example.expected.push(line.to_string());
-                }
-            }
-            (false, _) => {}
+    for line in markdown::fenced_blocks("README.md", "console").concat() {
+        if let Some(command) = line.strip_prefix("$ ") {
+            let mut words = shell_words(command);
+            assert_eq!(
+                words.first().map(String::as_str),
+                Some("slimetrail"),
+                "a README console example runs something else: {line}"
+            );
+            words.remove(0);
+            examples.push(Example {
+                args: words,
+                expected: Vec::new(),
+            });
+        } else {
+            let example = examples
+                .last_mut()
+                .unwrap_or_else(|| panic!("output before any command: {line}"));
+            example.expected.push(line);
         }
     }
-    assert!(!inside, "an unterminated console block");
     examples
 }
 

@@ -2,11 +2,13 @@
 //! change to the library links one test executable instead of sixteen.
 //!
 //! Shared helpers are modules of this crate: [`common`] drives the engine binary over
-//! pipes, [`arena_support`] runs the arena and its mock engines, and [`oracle`] is an
-//! exact solver written independently of the engine's search.
+//! pipes, [`arena_support`] runs the arena and its mock engines, [`markdown`] reads the
+//! fenced blocks of the README and protocol.md, and [`oracle`] is an exact solver
+//! written independently of the engine's search.
 
 mod arena_support;
 mod common;
+mod markdown;
 mod oracle;
 
 mod arena_cli;
