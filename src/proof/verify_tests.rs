@@ -160,7 +160,7 @@ fn the_committed_8x8_certificate_holds_under_the_rules() {
 
 /// The 9x9 certificates of the README's proven table, as committed: the root two
 /// plies below e5, the number of distinct leaves, and player 1's winning move.
-const NINE_BY_NINE: [(&str, &str, usize, &str); 3] = [
+const NINE_BY_NINE: [(&str, &str, usize, &str); 4] = [
     (
         include_str!("../../tests/certificates/9x9-e5-f5-e6.txt"),
         "9/9/9/4s4/4xx3/9/9/9/9 1",
@@ -178,6 +178,12 @@ const NINE_BY_NINE: [(&str, &str, usize, &str); 3] = [
         "9/9/6s2/5x3/4x4/9/9/9/9 1",
         6,
         "g6",
+    ),
+    (
+        include_str!("../../tests/certificates/9x9-e5-f6-g6.txt"),
+        "9/9/9/5xs2/4x4/9/9/9/9 1",
+        5,
+        "f5",
     ),
 ];
 
