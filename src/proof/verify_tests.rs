@@ -140,56 +140,104 @@ fn without_lines(text: &str, drop: impl Fn(&str) -> bool) -> String {
         .collect()
 }
 
-/// The 8x8 e5 certificate of the README's proven table, as committed.
-const EIGHT_BY_EIGHT: &str = include_str!("../../tests/certificates/8x8-e5.txt");
-
 #[test]
 fn the_committed_8x8_certificate_holds_under_the_rules() {
-    let checked = check_tree(EIGHT_BY_EIGHT).expect("the committed 8x8 certificate");
+    let checked = check_tree(EIGHT_BY_EIGHT.1).expect("the committed 8x8 certificate");
     assert_eq!(checked.root.to_string(), "8/8/8/4s3/8/8/8/8 1");
     assert_eq!(checked.verdict, Verdict::Loss);
     assert_eq!(checked.leaves.len(), 5, "{:?}", checked.leaves);
     assert!(checked.leaves.iter().all(|(_, v)| *v == Verdict::Loss));
     // Each of player 1's eight first moves must be answered: drop one, and the tree fails.
-    let without_d4 = without_lines(EIGHT_BY_EIGHT, |l| l.starts_with("d4"));
+    let without_d4 = without_lines(EIGHT_BY_EIGHT.1, |l| l.starts_with("d4"));
     assert!(matches!(
         check_tree(&without_d4),
         Err(VerifyError::Missing(_))
     ));
 }
 
-/// The 9x9 certificates of the README's proven table, as committed: the root two
-/// plies below e5, the number of distinct leaves, and player 1's winning move.
-const NINE_BY_NINE: [(&str, &str, usize, &str); 4] = [
-    (
-        include_str!("../../tests/certificates/9x9-e5-f5-e6.txt"),
-        "9/9/9/4s4/4xx3/9/9/9/9 1",
-        3,
-        "f6",
-    ),
-    (
-        include_str!("../../tests/certificates/9x9-e5-e6-f7.txt"),
-        "9/9/5s3/4x4/4x4/9/9/9/9 1",
-        5,
-        "f6",
-    ),
-    (
-        include_str!("../../tests/certificates/9x9-e5-f6-g7.txt"),
-        "9/9/6s2/5x3/4x4/9/9/9/9 1",
-        6,
-        "g6",
-    ),
-    (
-        include_str!("../../tests/certificates/9x9-e5-f6-g6.txt"),
-        "9/9/9/5xs2/4x4/9/9/9/9 1",
-        5,
-        "f5",
-    ),
+/// A committed certificate's file name in `tests/certificates/` and its text.
+macro_rules! committed {
+    ($file:literal) => {
+        (
+            $file,
+            include_str!(concat!("../../tests/certificates/", $file)),
+        )
+    };
+}
+
+/// The 8x8 e5 certificate of the README's proven table, as committed.
+const EIGHT_BY_EIGHT: (&str, &str) = committed!("8x8-e5.txt");
+
+/// One committed 9x9 certificate and what it must prove.
+struct NineByNine {
+    /// Its file name and text.
+    file: (&'static str, &'static str),
+    /// The root: two plies below e5.
+    root: &'static str,
+    /// The number of distinct leaves.
+    distinct_leaves: usize,
+    /// Player 1's winning move at the root.
+    winning_move: &'static str,
+}
+
+/// The 9x9 certificates of the README's proven table, as committed.
+const NINE_BY_NINE: [NineByNine; 4] = [
+    NineByNine {
+        file: committed!("9x9-e5-f5-e6.txt"),
+        root: "9/9/9/4s4/4xx3/9/9/9/9 1",
+        distinct_leaves: 3,
+        winning_move: "f6",
+    },
+    NineByNine {
+        file: committed!("9x9-e5-e6-f7.txt"),
+        root: "9/9/5s3/4x4/4x4/9/9/9/9 1",
+        distinct_leaves: 5,
+        winning_move: "f6",
+    },
+    NineByNine {
+        file: committed!("9x9-e5-f6-g7.txt"),
+        root: "9/9/6s2/5x3/4x4/9/9/9/9 1",
+        distinct_leaves: 6,
+        winning_move: "g6",
+    },
+    NineByNine {
+        file: committed!("9x9-e5-f6-g6.txt"),
+        root: "9/9/9/5xs2/4x4/9/9/9/9 1",
+        distinct_leaves: 5,
+        winning_move: "f5",
+    },
 ];
 
 #[test]
+fn every_committed_certificate_is_checked_here() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/certificates");
+    let checked: Vec<&str> = std::iter::once(EIGHT_BY_EIGHT.0)
+        .chain(NINE_BY_NINE.iter().map(|c| c.file.0))
+        .collect();
+    let entries = std::fs::read_dir(&dir).expect("tests/certificates is readable");
+    let mut committed = 0;
+    for entry in entries {
+        let name = entry.expect("a directory entry").file_name();
+        let name = name.to_string_lossy();
+        assert!(
+            checked.contains(&name.as_ref()),
+            "tests/certificates/{name} is committed but not checked: add it to NINE_BY_NINE \
+             (or EIGHT_BY_EIGHT) with its root, leaves and winning move"
+        );
+        committed += 1;
+    }
+    assert_eq!(committed, checked.len(), "a checked certificate is missing");
+}
+
+#[test]
 fn the_committed_9x9_certificates_hold_under_the_rules() {
-    for (text, root, distinct_leaves, winning_move) in NINE_BY_NINE {
+    for NineByNine {
+        file: (_, text),
+        root,
+        distinct_leaves,
+        winning_move,
+    } in NINE_BY_NINE
+    {
         let checked = check_tree(text).unwrap_or_else(|e| panic!("{root}: {e}"));
         assert_eq!(checked.root.to_string(), root);
         assert_eq!(checked.verdict, Verdict::Win, "{root}");
