@@ -142,36 +142,44 @@ fn without_lines(text: &str, drop: impl Fn(&str) -> bool) -> String {
 
 #[test]
 fn the_committed_8x8_certificate_holds_under_the_rules() {
-    let checked = check_tree(EIGHT_BY_EIGHT.1).expect("the committed 8x8 certificate");
+    let checked = check_tree(EIGHT_BY_EIGHT.text).expect("the committed 8x8 certificate");
     assert_eq!(checked.root.to_string(), "8/8/8/4s3/8/8/8/8 1");
     assert_eq!(checked.verdict, Verdict::Loss);
     assert_eq!(checked.leaves.len(), 5, "{:?}", checked.leaves);
     assert!(checked.leaves.iter().all(|(_, v)| *v == Verdict::Loss));
     // Each of player 1's eight first moves must be answered: drop one, and the tree fails.
-    let without_d4 = without_lines(EIGHT_BY_EIGHT.1, |l| l.starts_with("d4"));
+    let without_d4 = without_lines(EIGHT_BY_EIGHT.text, |l| l.starts_with("d4"));
     assert!(matches!(
         check_tree(&without_d4),
         Err(VerifyError::Missing(_))
     ));
 }
 
-/// A committed certificate's file name in `tests/certificates/` and its text.
+/// A certificate committed in `tests/certificates/`.
+struct Committed {
+    /// Its file name there.
+    file: &'static str,
+    /// Its text.
+    text: &'static str,
+}
+
+/// The certificate committed as `tests/certificates/$file`.
 macro_rules! committed {
     ($file:literal) => {
-        (
-            $file,
-            include_str!(concat!("../../tests/certificates/", $file)),
-        )
+        Committed {
+            file: $file,
+            text: include_str!(concat!("../../tests/certificates/", $file)),
+        }
     };
 }
 
 /// The 8x8 e5 certificate of the README's proven table, as committed.
-const EIGHT_BY_EIGHT: (&str, &str) = committed!("8x8-e5.txt");
+const EIGHT_BY_EIGHT: Committed = committed!("8x8-e5.txt");
 
 /// One committed 9x9 certificate and what it must prove.
 struct NineByNine {
-    /// Its file name and text.
-    file: (&'static str, &'static str),
+    /// The certificate.
+    certificate: Committed,
     /// The root: two plies below e5.
     root: &'static str,
     /// The number of distinct leaves.
@@ -183,25 +191,25 @@ struct NineByNine {
 /// The 9x9 certificates of the README's proven table, as committed.
 const NINE_BY_NINE: [NineByNine; 4] = [
     NineByNine {
-        file: committed!("9x9-e5-f5-e6.txt"),
+        certificate: committed!("9x9-e5-f5-e6.txt"),
         root: "9/9/9/4s4/4xx3/9/9/9/9 1",
         distinct_leaves: 3,
         winning_move: "f6",
     },
     NineByNine {
-        file: committed!("9x9-e5-e6-f7.txt"),
+        certificate: committed!("9x9-e5-e6-f7.txt"),
         root: "9/9/5s3/4x4/4x4/9/9/9/9 1",
         distinct_leaves: 5,
         winning_move: "f6",
     },
     NineByNine {
-        file: committed!("9x9-e5-f6-g7.txt"),
+        certificate: committed!("9x9-e5-f6-g7.txt"),
         root: "9/9/6s2/5x3/4x4/9/9/9/9 1",
         distinct_leaves: 6,
         winning_move: "g6",
     },
     NineByNine {
-        file: committed!("9x9-e5-f6-g6.txt"),
+        certificate: committed!("9x9-e5-f6-g6.txt"),
         root: "9/9/9/5xs2/4x4/9/9/9/9 1",
         distinct_leaves: 5,
         winning_move: "f5",
@@ -211,8 +219,8 @@ const NINE_BY_NINE: [NineByNine; 4] = [
 #[test]
 fn every_committed_certificate_is_checked_here() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/certificates");
-    let checked: Vec<&str> = std::iter::once(EIGHT_BY_EIGHT.0)
-        .chain(NINE_BY_NINE.iter().map(|c| c.file.0))
+    let checked: Vec<&str> = std::iter::once(EIGHT_BY_EIGHT.file)
+        .chain(NINE_BY_NINE.iter().map(|c| c.certificate.file))
         .collect();
     let entries = std::fs::read_dir(&dir).expect("tests/certificates is readable");
     let mut committed = 0;
@@ -238,7 +246,7 @@ fn every_committed_certificate_is_checked_here() {
 #[test]
 fn the_committed_9x9_certificates_hold_under_the_rules() {
     for NineByNine {
-        file: (_, text),
+        certificate: Committed { text, .. },
         root,
         distinct_leaves,
         winning_move,
