@@ -489,3 +489,52 @@ fn oracle_matches_hand_analysis() {
     let state = state_from_fen(&grid, "sx1/xx1/3 2");
     assert_eq!(state.winner(&grid), Some(0));
 }
+
+/// The oracle's memo key (the reachable region, not every open square) changes no
+/// value or verdict: on small boards, every start and random slime patterns agree
+/// with a negamax that has no memo at all.
+#[test]
+fn oracle_region_key_changes_no_value() {
+    use oracle::Value;
+    fn plain_value(grid: &Grid, state: &State) -> Value {
+        let mut best: Option<Value> = None;
+        let mut moves = state.moves(grid);
+        while moves != 0 {
+            let to = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let child = state.after(to);
+            let value = match child.winner(grid) {
+                Some(winner) if winner == state.side => Value::Win(1),
+                Some(_) => Value::Loss(1),
+                None => plain_value(grid, &child).parent(),
+            };
+            if best.is_none_or(|b| value.better_than(b)) {
+                best = Some(value);
+            }
+        }
+        best.expect("an ongoing state has a move")
+    }
+    let mut rng = Rng::new(0x5eed);
+    let mut checked = 0;
+    for (width, height) in [(3, 4), (4, 3), (3, 5), (4, 4)] {
+        let grid = Grid::new(width, height);
+        let mut o = Oracle::new(grid.clone());
+        let mut states: Vec<State> = (0..grid.cells())
+            .filter(|&c| grid.goal_owner(c).is_none() && width * height <= 12)
+            .map(|c| State::start(&grid, c))
+            .collect();
+        while states.len() < 40 {
+            if let Some(state) = slime(&grid, 0.1 + 0.5 * rng.unit(), &mut rng) {
+                states.push(state);
+            }
+        }
+        for state in states {
+            let plain = plain_value(&grid, &state);
+            let fen = state.to_fen(&grid);
+            assert_eq!(o.value(&state), plain, "{width}x{height} {fen}");
+            assert_eq!(o.wins(&state), plain.is_win(), "{width}x{height} {fen}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 160, "only {checked} states checked");
+}

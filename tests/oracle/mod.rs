@@ -5,8 +5,10 @@
 //! slimed, the square it leaves is slimed, entering a goal corner wins for the
 //! corner's owner whoever moves there, and a player with no legal move loses.
 //! Values are computed by plain memoized negamax over the whole game tree, keyed
-//! on (open squares, snail, side to move); nothing is pruned, so the distance
-//! under best play (the winner hurries, the loser delays) is exact.
+//! on (the open squares the snail can still reach, snail, side to move); nothing is
+//! pruned, so the distance under best play (the winner hurries, the loser delays) is
+//! exact. The test `oracle_region_key_changes_no_value` checks the key against a
+//! negamax without any memo.
 //!
 //! The engine's `board::Position` is only used to translate to and from position
 //! strings, and the translation goes through the position string itself.
@@ -286,9 +288,11 @@ impl Hasher for MixHasher {
 
 type Memo<V> = HashMap<u64, V, BuildHasherDefault<MixHasher>>;
 
-/// The memo key of a state: open cells, snail and side packed in one word.
-fn key(state: &State) -> u64 {
-    state.open | (state.snail as u64) << 56 | (state.side as u64) << 63
+/// The memo key of a state: its region (the open cells the snail can still reach,
+/// [`Grid::region`]), snail and side packed in one word. Open cells outside the region
+/// can never be entered, so states that differ only there have the same value.
+fn key(grid: &Grid, state: &State) -> u64 {
+    grid.region(state) | (state.snail as u64) << 56 | (state.side as u64) << 63
 }
 
 /// The memoized exact solver of one grid.
@@ -331,7 +335,8 @@ impl Oracle {
             state.winner(&self.grid).is_none(),
             "value() is for ongoing games"
         );
-        if let Some(&code) = self.exact.get(&key(state)) {
+        let key = key(&self.grid, state);
+        if let Some(&code) = self.exact.get(&key) {
             return Value::decode(code);
         }
         let mut best: Option<Value> = None;
@@ -345,7 +350,7 @@ impl Oracle {
             }
         }
         let best = best.expect("an ongoing state has a move");
-        self.exact.insert(key(state), best.encode());
+        self.exact.insert(key, best.encode());
         best
     }
 
@@ -364,7 +369,8 @@ impl Oracle {
     /// Whether the side to move wins an ongoing state. Cheaper than [`Oracle::value`]
     /// on large regions: it stops at the first winning move and knows no distances.
     pub fn wins(&mut self, state: &State) -> bool {
-        if let Some(&win) = self.verdicts.get(&key(state)) {
+        let key = key(&self.grid, state);
+        if let Some(&win) = self.verdicts.get(&key) {
             return win;
         }
         let own_goal = self.grid.goal(state.side);
@@ -380,7 +386,7 @@ impl Oracle {
                 None => !self.wins(&child),
             };
         }
-        self.verdicts.insert(key(state), win);
+        self.verdicts.insert(key, win);
         win
     }
 
