@@ -21,13 +21,12 @@ if [ $# -lt 2 ]; then
     sed -n '2,17p' "$0" >&2
     exit 2
 fi
-old=$1
-new=$2
+declare -A binary=([OLD]=$1 [NEW]=$2)
 rounds=${3:-2}
 shift $(($# < 3 ? $# : 3))
 movetimes=("$@")
 [ ${#movetimes[@]} -gt 0 ] || movetimes=(100 1000)
-for build in "$old" "$new"; do
+for build in "${binary[OLD]}" "${binary[NEW]}"; do
     if [ ! -x "$build" ]; then
         echo "bench-missrate-ab: $build is not an executable file: expected the path of an engine binary" >&2
         exit 2
@@ -62,8 +61,7 @@ trap 'rm -f "$results"' EXIT
 for ms in "${movetimes[@]}"; do
     for round in $(seq "$rounds"); do
         for label in OLD NEW; do
-            build=$old
-            [ "$label" = NEW ] && build=$new
+            build=${binary[$label]}
             log=$(mktemp)
             # The benchmark exits non-zero when it finds a miss: that is a result here.
             SLIMETRAIL_TEST_ENGINE=$build "$script" "$n" "$ms" "$seed" "$truth" protocol >"$log" 2>&1 || true
@@ -87,9 +85,7 @@ echo "| build | movetime | misses of positions with a winning move, each round |
 echo "|---|---|---|"
 for ms in "${movetimes[@]}"; do
     for label in OLD NEW; do
-        build=$old
-        [ "$label" = NEW ] && build=$new
         runs=$(awk -v l="$label" -v m="$ms" '$1 == l && $2 == m { printf "%s%s of %s", sep, $3, $4; sep = ", " }' "$results")
-        echo "| $label ($build) | $ms ms | $runs |"
+        echo "| $label (${binary[$label]}) | $ms ms | $runs |"
     done
 done
