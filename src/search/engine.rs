@@ -11,6 +11,7 @@ use crate::board::{Position, Size, Word};
 use crate::rng::Rng;
 
 use super::eval::evaluate;
+use super::killers::Killers;
 use super::limits::Limits;
 use super::lines::MemoryError;
 use super::matching::Matcher;
@@ -178,6 +179,9 @@ pub struct Engine {
     table_stale: bool,
     pub(super) rng: Rng,
     games: u64,
+    /// The killers `go`'s proof slices learn, kept from slice to slice and from move
+    /// to move of a game; emptied with the table for a new game or board.
+    pub(super) go_killers: Option<Killers>,
 }
 
 impl Engine {
@@ -190,6 +194,7 @@ impl Engine {
             table_stale: false,
             rng: Rng::new(options.seed),
             games: 0,
+            go_killers: None,
         }
     }
 
@@ -270,6 +275,9 @@ impl Engine {
             }
             self.table_size = Some(size);
             self.table_stale = false;
+            if let Some(killers) = self.go_killers.as_mut() {
+                killers.clear();
+            }
         }
     }
 
@@ -370,5 +378,30 @@ mod tests {
         assert_eq!(table_megabytes(256, size(5, 9)), SMALL_BOARD_TABLE_MB);
         assert_eq!(table_megabytes(256, size(8, 8)), 256);
         assert_eq!(table_megabytes(256, size(7, 8)), 256);
+    }
+
+    fn go_killers_recorded(engine: &Engine) -> usize {
+        engine.go_killers.as_ref().map_or(0, Killers::recorded)
+    }
+
+    #[test]
+    fn go_keeps_its_killers_for_the_game_and_forgets_them_for_a_new_one() {
+        let mut engine = Engine::new(EngineOptions::default());
+        let stop = AtomicBool::new(false);
+        let start: Position = "9/9/9/9/4s4/9/9/9/9 1".parse().expect("a valid position");
+        engine.search(&start, &Limits::nodes(200_000), &stop, &mut |_| {});
+        let learned = go_killers_recorded(&engine);
+        assert!(
+            learned > 100,
+            "{learned} killers learned by go's proof slices"
+        );
+        // A search whose one proof slice is a few nodes long starts from them (one
+        // that started afresh would know a few dozen).
+        let next: Position = "9/9/9/9/4x4/3s5/9/9/9 2".parse().expect("a valid position");
+        engine.search(&next, &Limits::nodes(1_000), &stop, &mut |_| {});
+        assert!(go_killers_recorded(&engine) >= learned);
+        engine.new_game();
+        engine.prepare(start.size());
+        assert_eq!(go_killers_recorded(&engine), 0);
     }
 }

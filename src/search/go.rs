@@ -20,6 +20,7 @@ use super::alphabeta::{Iteration, Searcher, is_proven};
 use super::book::Book;
 use super::deadlines::Deadlines;
 use super::engine::{Engine, LEVEL};
+use super::killers::Killers;
 use super::limits::{Limits, TimeControl};
 use super::prover::{Budget, Prover};
 use super::reduced::{MATE, Proof, reachable_region};
@@ -135,10 +136,14 @@ impl Engine {
             budget.deadline = deadlines
                 .hard
                 .map(|hard| slice_start + hard.saturating_duration_since(slice_start) / 2);
-            let mut prover = Prover::new(geo, &self.table, budget);
+            // The killers of the slices before, and of the game's earlier moves: a
+            // slice resumes where the last left off, in its move order as in its table.
+            let killers = self.go_killers.take().unwrap_or_else(Killers::for_game);
+            let mut prover = Prover::new(geo, &self.table, budget).with_killers(killers);
             let result = prover.prove(pos);
             nodes += prover.stats.nodes;
             outcome.info.seldepth = outcome.info.seldepth.max(prover.seldepth);
+            self.go_killers = Some(prover.into_killers());
             if let Some(proven) = result {
                 return self.finish_proven(&run, proven, nodes, outcome.info.seldepth, report);
             }

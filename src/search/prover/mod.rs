@@ -121,6 +121,18 @@ impl<'a, W: Word> Prover<'a, W> {
         self
     }
 
+    /// A prover that starts from `killers`, learned by earlier proofs (the slices
+    /// of `go` before it); [`Prover::into_killers`] hands them back.
+    pub(super) fn with_killers(mut self, killers: Killers) -> Self {
+        self.killers = killers;
+        self
+    }
+
+    /// The killers this prover has learned, for the next proof to start from.
+    pub(super) fn into_killers(self) -> Killers {
+        self.killers
+    }
+
     /// A prover that folds the pockets of regions of at least `min_region` squares
     /// (`u32::MAX`, a new prover's: none; [`POCKET_REGION`] for long proofs).
     pub fn with_pocket_region(mut self, min_region: u32) -> Self {
