@@ -12,6 +12,8 @@ pub struct Geometry<W: Word> {
     size: Size,
     all: Bitboard<W>,
     neighbours: [Bitboard<W>; MAX_SQUARES],
+    /// Per square, the squares within two king steps of it, itself included.
+    within_two: [Bitboard<W>; MAX_SQUARES],
     not_first_file: Bitboard<W>,
     not_last_file: Bitboard<W>,
     /// Per player: the squares that player must never enter, because the opponent
@@ -128,6 +130,13 @@ impl<W: Word> Geometry<W> {
                 neighbours[square.index() as usize] = around;
             }
         }
+        let mut within_two = [Bitboard::EMPTY; MAX_SQUARES];
+        for square in all {
+            let near = neighbours[square.index() as usize] | Bitboard::from_square(square);
+            within_two[square.index() as usize] = near
+                .into_iter()
+                .fold(near, |set, n| set | neighbours[n.index() as usize]);
+        }
         let zone = |goal: Square| neighbours[goal.index() as usize] | Bitboard::from_square(goal);
         let deadly = [zone(size.goal(Side::Two)), zone(size.goal(Side::One))];
         let mut mirror = [0u8; MAX_SQUARES];
@@ -159,6 +168,7 @@ impl<W: Word> Geometry<W> {
             mirror_rows,
             all,
             neighbours,
+            within_two,
             not_first_file,
             not_last_file,
             deadly,
@@ -187,6 +197,12 @@ impl<W: Word> Geometry<W> {
     #[inline(always)]
     pub fn neighbours(&self, square: Square) -> Bitboard<W> {
         self.neighbours[square.index() as usize & 127]
+    }
+
+    /// The squares within two king steps of `square`, `square` included.
+    #[inline(always)]
+    pub fn within_two(&self, square: Square) -> Bitboard<W> {
+        self.within_two[square.index() as usize & 127]
     }
 
     /// The goal corner and its neighbours that `player` must never enter: the opponent wins at once.
@@ -357,6 +373,18 @@ mod tests {
                 geo.dilate(Bitboard::from_square(square)),
                 brute | Bitboard::from_square(square)
             );
+            let within_two: Bitboard<W> = geo
+                .all()
+                .iter()
+                .filter(|&o| {
+                    let (df, dr) = (
+                        size.file(square).abs_diff(size.file(o)),
+                        size.rank(square).abs_diff(size.rank(o)),
+                    );
+                    df <= 2 && dr <= 2
+                })
+                .collect();
+            assert_eq!(geo.within_two(square), within_two, "{size:?} {square:?}");
         }
     }
 

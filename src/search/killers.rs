@@ -9,9 +9,6 @@
 
 use crate::board::{Bitboard, Geometry, Side, Square, Word};
 
-/// The pattern's radius in king steps around the snail.
-const RADIUS: u32 = 2;
-
 /// log2 of the slots of [`Killers::small`].
 const SMALL_BITS: u32 = 18;
 
@@ -71,10 +68,7 @@ impl Killers {
         side: Side,
         region: Bitboard<W>,
     ) -> Slot {
-        let mut window = Bitboard::from_square(snail);
-        for _ in 0..RADIUS {
-            window = geometry.dilate(window);
-        }
+        let window = geometry.within_two(snail);
         let local = (region & window).0.to_u128();
         let node = u64::from(snail.index()) << 1 | u64::from(side == Side::Two);
         let h = (local as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)

@@ -18,14 +18,15 @@
 //! 5. enhanced transposition cutoff: every child is looked up before any is searched;
 //! 6. the children: first the step that last won at a node with the same snail,
 //!    side and region within two steps ([`Killers`]), then fewest safe replies for
-//!    the opponent first.
+//!    the opponent first, a child counting one more where the opponent's killer at
+//!    its own pattern is one of those replies.
 //!
 //! Results carry an upper bound on the number of plies to the end of the game
 //! under best play, propagated from the leaves.
 
 use std::time::Instant;
 
-use crate::board::{Bitboard, Geometry, Position, Square, Word};
+use crate::board::{Bitboard, Geometry, Position, Side, Square, Word};
 
 use super::busy::{BUSY_REGION, Busy};
 use super::killers::Killers;
@@ -56,6 +57,14 @@ const SKIP: u32 = u32::MAX;
 /// The order key of the killer step (other children's keys are at least 16: every
 /// child left to search leaves the opponent a safe reply).
 const KILLER: u32 = 1;
+
+/// What a child's order key gains when the opponent's killer at the child's own
+/// pattern is one of the opponent's safe replies there: one safe reply (README,
+/// ablation table, "known refutations").
+const KNOWN_REFUTATION: u32 = 16;
+
+/// Regions of at least this many squares look up [`KNOWN_REFUTATION`]s.
+const KNOWN_REFUTATION_REGION: u32 = 20;
 
 /// The boolean proof search over positions stored in words `W`.
 pub struct Prover<'a, W: Word> {
@@ -417,7 +426,11 @@ impl<'a, W: Word> Prover<'a, W> {
 
         // The step that won last at a node like this one goes first.
         let slot = self.killers.slot(geo, snail, side, region);
-        if let Some(step) = self.killers.get(slot) {
+        let killer = self.killers.get(slot);
+        if region.len() >= KNOWN_REFUTATION_REGION {
+            self.order_known_refutations_last(children, side, open - opponent_deadly);
+        }
+        if let Some(step) = killer {
             order_first(children, step, KILLER);
         }
         if let Some((hints, min_region)) = self.hints {
@@ -506,6 +519,29 @@ impl<'a, W: Word> Prover<'a, W> {
         let proof = Proof::Loss(longest);
         self.store(key, proof, None, nodes_before);
         Some((proof, None))
+    }
+
+    /// Counts one safe reply more for each child whose own pattern has a killer for
+    /// the opponent (who moves there) among `opponent_safe`, the opponent's safe
+    /// squares: the opponent has won at a node like it before, so it probably
+    /// loses for us. Only in regions of [`KNOWN_REFUTATION_REGION`] squares or
+    /// more: below, a wrong order costs less than the lookups.
+    #[inline]
+    fn order_known_refutations_last(
+        &self,
+        children: &mut [Child<W>],
+        side: Side,
+        opponent_safe: Bitboard<W>,
+    ) {
+        let geo = self.geometry;
+        for child in children.iter_mut().filter(|c| c.order != SKIP) {
+            let slot = self.killers.slot(geo, child.square, !side, child.region);
+            if let Some(reply) = self.killers.get(slot) {
+                if (geo.neighbours(child.square) & opponent_safe).contains(reply) {
+                    child.order += KNOWN_REFUTATION;
+                }
+            }
+        }
     }
 
     /// Notes that `step` at `ply` has been refuted: at the root, that tells the

@@ -48,3 +48,35 @@ fn wasted_nodes_count_each_node_once_and_late_wins_are_some_wins() {
         "wasted nodes exceed the nodes searched: {s:?}"
     );
 }
+
+#[test]
+fn a_child_with_a_known_refutation_counts_one_reply_more() {
+    // 7x7, the snail on d4, player 1 to move: children c4 and e4.
+    let pos: Position<u64> = Position::parse("7/7/7/3s3/7/7/7 1").unwrap();
+    let geo = pos.geometry();
+    let table = Table::new(1);
+    let stop = AtomicBool::new(false);
+    let mut prover = Prover::new(geo, &table, Budget::new(&stop, None, u64::MAX));
+    let square = |name: &str| pos.size().parse_square(name).unwrap();
+    let region = geo.all() - Bitboard::from_square(pos.snail());
+    let child = |name: &str| Child {
+        square: square(name),
+        order: 40,
+        region: region - Bitboard::from_square(square(name)),
+        connected: true,
+    };
+    let mut children = [child("c4"), child("e4"), child("e5")];
+    // Player 2 has won at e4's pattern by stepping to e3, one of its safe replies,
+    // and at e5's by stepping to d4, the square player 1 has just slimed.
+    let slot = |name: &str| {
+        let c = child(name);
+        prover.killers.slot(geo, c.square, Side::Two, c.region)
+    };
+    let (e4, e5) = (slot("e4"), slot("e5"));
+    prover.killers.set(e4, square("e3"));
+    prover.killers.set(e5, square("d4"));
+    let opponent_safe = pos.open() - geo.deadly(Side::Two) - Bitboard::from_square(pos.snail());
+    prover.order_known_refutations_last(&mut children, Side::One, opponent_safe);
+    let orders: Vec<u32> = children.iter().map(|c| c.order).collect();
+    assert_eq!(orders, [40, 40 + KNOWN_REFUTATION, 40]);
+}
