@@ -424,13 +424,13 @@ impl<'a, W: Word> Prover<'a, W> {
             }
         }
 
-        // The step that won last at a node like this one goes first.
-        let slot = self.killers.slot(geo, snail, side, region);
-        let killer = self.killers.get(slot);
         if region.len() >= KNOWN_REFUTATION_REGION {
             self.order_known_refutations_last(children, side, open - opponent_deadly);
         }
-        if let Some(step) = killer {
+        // The step that won last at a node like this one goes first, whatever the
+        // known refutations said of it.
+        let slot = self.killers.slot(geo, snail, side, region);
+        if let Some(step) = self.killers.get(slot) {
             order_first(children, step, KILLER);
         }
         if let Some((hints, min_region)) = self.hints {

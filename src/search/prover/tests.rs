@@ -51,7 +51,7 @@ fn wasted_nodes_count_each_node_once_and_late_wins_are_some_wins() {
 
 #[test]
 fn a_child_with_a_known_refutation_counts_one_reply_more() {
-    // 7x7, the snail on d4, player 1 to move: children c4 and e4.
+    // 7x7, the snail on d4, player 1 to move: three of its children, c4, e4 and e5.
     let pos: Position<u64> = Position::parse("7/7/7/3s3/7/7/7 1").unwrap();
     let geo = pos.geometry();
     let table = Table::new(1);
