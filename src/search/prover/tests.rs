@@ -80,3 +80,34 @@ fn a_child_with_a_known_refutation_counts_one_reply_more() {
     let orders: Vec<u32> = children.iter().map(|c| c.order).collect();
     assert_eq!(orders, [40, 40 + KNOWN_REFUTATION, 40]);
 }
+
+#[test]
+fn a_lost_symmetric_root_costs_its_search_alone() {
+    // b2 slimed, snail c3: the position is its own mirror image, so the search
+    // leaves out one child of each mirror pair. The root is lost, and naming a
+    // move for the loss once proved every child again, the mirror images
+    // included: half the nodes of the whole 8x8 proof from e5 went there.
+    let pos: Position<u64> = Position::parse("6/6/6/2s3/1x4/6 1").unwrap();
+    let stop = AtomicBool::new(false);
+    let table = Table::new(4);
+    let mut prover = Prover::new(pos.geometry(), &table, Budget::new(&stop, None, u64::MAX));
+    let (proof, best) = prover.prove(&pos).unwrap();
+    assert!(!proof.is_win(), "{proof:?}");
+    let best = best.expect("a loss names a move");
+    assert!(
+        pos.moves().contains(best),
+        "{} is not legal",
+        pos.name(best)
+    );
+
+    let fresh = Table::new(4);
+    let mut root_only = Prover::new(pos.geometry(), &fresh, Budget::new(&stop, None, u64::MAX));
+    let root = Node::root(pos.geometry(), &pos);
+    let (root_proof, _) = root_only.node(root, false, 0).unwrap();
+    assert_eq!(root_proof, proof);
+    assert!(
+        root_only.stats.mirror_skips > 0,
+        "no mirror image was left out"
+    );
+    assert_eq!(prover.stats.nodes, root_only.stats.nodes);
+}
