@@ -111,3 +111,31 @@ fn a_lost_symmetric_root_costs_its_search_alone() {
     );
     assert_eq!(prover.stats.nodes, root_only.stats.nodes);
 }
+
+#[test]
+fn a_long_proof_on_a_large_board_starts_the_first_plies_with_fresh_killers() {
+    // A step recorded for a pattern no search meets (the snail walled in), then
+    // a proof of 5,000 nodes: the killers are emptied before each move to game
+    // plies 1-3 of boards larger than 7x7, and only in long proofs.
+    let survives = |position: &str, long: bool| {
+        let pos: Position<u64> = Position::parse(position).unwrap();
+        let geo = pos.geometry();
+        let table = Table::new(16);
+        let stop = AtomicBool::new(false);
+        let mut prover = Prover::new(geo, &table, Budget::new(&stop, None, 5_000));
+        if long {
+            prover = prover.for_long_proof();
+        }
+        let walled_in = pos.size().parse_square("d5").unwrap();
+        let slot = prover
+            .killers
+            .slot(geo, walled_in, Side::One, Bitboard::EMPTY);
+        prover.killers.set(slot, walled_in);
+        assert_eq!(prover.prove(&pos), None, "{position} proven in 5,000 nodes");
+        prover.killers.get(slot) == Some(walled_in)
+    };
+    assert!(!survives("8/8/8/4s3/8/8/8/8 1", true), "8x8, game ply 0");
+    assert!(survives("8/8/8/3xx3/4xs2/8/8/8 2", true), "8x8, game ply 3");
+    assert!(survives("8/8/8/4s3/8/8/8/8 1", false), "8x8, a short proof");
+    assert!(survives("7/7/7/3s3/7/7/7 1", true), "7x7");
+}
