@@ -33,11 +33,12 @@ use super::killers::Killers;
 use super::matching::Matcher;
 use super::node::{Node, Opening};
 use super::pockets::POCKET_REGION;
-use super::reduced::{Pieces, Proof, Threats, loses_in_two, matching_verdict, wins_in_three};
+use super::reduced::{Pieces, Proof, Threats, loses_in_two, wins_in_three};
 use super::tt::{Key, Table};
 
 mod budget;
 mod folding;
+mod sealed;
 
 pub use budget::{Budget, ProverStats};
 
@@ -202,68 +203,6 @@ impl<'a, W: Word> Prover<'a, W> {
             return None;
         }
         Some((proof, best))
-    }
-
-    /// A move for a result found without one (decided by the matching tests, or read
-    /// from the table): for a win, a move proven to win, or `None` if the budget ends
-    /// before one is; for a loss, with no search, the first move whose proof the
-    /// table holds, or the first safe move, or the first move.
-    fn sealed_best(
-        &mut self,
-        pos: &Position<W>,
-        region: Bitboard<W>,
-        proof: Proof,
-    ) -> Option<Square> {
-        let geo = self.geometry;
-        let side = pos.side_to_move();
-        let safe = pos.moves() - geo.deadly(side);
-        // The matching's step wins where the matching decides this very region (the
-        // result may be one of a folded region, where its step proves nothing).
-        if proof.is_win()
-            && matching_verdict(geo, &mut self.matcher, side, pos.snail(), region)
-                .is_some_and(Proof::is_win)
-        {
-            if let Some(step) = self.matcher.winning_step(pos.snail(), region) {
-                if safe.contains(step) {
-                    return Some(step);
-                }
-            }
-        }
-        if !proof.is_win() {
-            // Every move loses, and none needs proving again: the children the
-            // search left out as mirror images of others are not in the table, and
-            // proving them would double the search (8x8 from e5: 211 M of 426 M
-            // nodes). The first move whose proof the table holds, or the first one.
-            let in_table = safe.into_iter().find(|&c| {
-                let key = Key {
-                    region: geo.flood(geo.neighbours(c), region - Bitboard::from_square(c)),
-                    snail: c,
-                    side: !side,
-                };
-                self.table.probe(key).is_some()
-            });
-            return in_table
-                .or_else(|| safe.first())
-                .or_else(|| pos.moves().first());
-        }
-        // Otherwise prove each child: the first one lost by the opponent wins.
-        for c in safe {
-            let child_region = geo.flood(geo.neighbours(c), region - Bitboard::from_square(c));
-            let child = Node {
-                open: pos.open() - Bitboard::from_square(c),
-                snail: c,
-                side: !side,
-                region: child_region,
-                connected: false,
-                slimed: None,
-            };
-            if let Some((child, _)) = self.node(child, false, 1) {
-                if !child.is_win() {
-                    return Some(c);
-                }
-            }
-        }
-        None
     }
 
     /// Whether the position is its own mirror image in the a1 diagonal.
