@@ -6,7 +6,6 @@ use crate::board::{Bitboard, Position, Square, Word};
 use super::Prover;
 use crate::search::node::Node;
 use crate::search::reduced::{Proof, matching_verdict};
-use crate::search::tt::Key;
 
 impl<W: Word> Prover<'_, W> {
     /// A move for a result found without one (decided by the matching tests, or read
@@ -22,11 +21,30 @@ impl<W: Word> Prover<'_, W> {
         let geo = self.geometry;
         let side = pos.side_to_move();
         let safe = pos.moves() - geo.deadly(side);
+        let child = |c: Square| Node {
+            open: pos.open() - Bitboard::from_square(c),
+            snail: c,
+            side: !side,
+            region: geo.flood(geo.neighbours(c), region - Bitboard::from_square(c)),
+            connected: false,
+            slimed: None,
+        };
+        if !proof.is_win() {
+            // Every move loses, and none needs proving again: the children the
+            // search left out as mirror images of others are not in the table, and
+            // proving them would double the search (8x8 from e5: 211 M of 426 M
+            // nodes). The first move whose proof the table holds, or the first one.
+            let in_table = safe
+                .into_iter()
+                .find(|&c| self.table.probe(child(c).key()).is_some());
+            return in_table
+                .or_else(|| safe.first())
+                .or_else(|| pos.moves().first());
+        }
         // The matching's step wins where the matching decides this very region (the
         // result may be one of a folded region, where its step proves nothing).
-        if proof.is_win()
-            && matching_verdict(geo, &mut self.matcher, side, pos.snail(), region)
-                .is_some_and(Proof::is_win)
+        if matching_verdict(geo, &mut self.matcher, side, pos.snail(), region)
+            .is_some_and(Proof::is_win)
         {
             if let Some(step) = self.matcher.winning_step(pos.snail(), region) {
                 if safe.contains(step) {
@@ -34,36 +52,10 @@ impl<W: Word> Prover<'_, W> {
                 }
             }
         }
-        if !proof.is_win() {
-            // Every move loses, and none needs proving again: the children the
-            // search left out as mirror images of others are not in the table, and
-            // proving them would double the search (8x8 from e5: 211 M of 426 M
-            // nodes). The first move whose proof the table holds, or the first one.
-            let in_table = safe.into_iter().find(|&c| {
-                let key = Key {
-                    region: geo.flood(geo.neighbours(c), region - Bitboard::from_square(c)),
-                    snail: c,
-                    side: !side,
-                };
-                self.table.probe(key).is_some()
-            });
-            return in_table
-                .or_else(|| safe.first())
-                .or_else(|| pos.moves().first());
-        }
         // Otherwise prove each child: the first one lost by the opponent wins.
         for c in safe {
-            let child_region = geo.flood(geo.neighbours(c), region - Bitboard::from_square(c));
-            let child = Node {
-                open: pos.open() - Bitboard::from_square(c),
-                snail: c,
-                side: !side,
-                region: child_region,
-                connected: false,
-                slimed: None,
-            };
-            if let Some((child, _)) = self.node(child, false, 1) {
-                if !child.is_win() {
+            if let Some((reply, _)) = self.node(child(c), false, 1) {
+                if !reply.is_win() {
                     return Some(c);
                 }
             }
