@@ -37,6 +37,10 @@ pub(super) struct Session {
     /// The current game's size and start, which `position startpos` refers to.
     game: GameSetup,
     position: Position,
+    /// The board whose table `isready` readies: the last position's, or the one a
+    /// `newgame` names. A bare `uginewgame` keeps it, for runners send the board with
+    /// each position string after it.
+    board_in_play: Size,
     /// The squares the last move went from and to, for the diagram.
     last_move: Option<(Square, Square)>,
     options: EngineOptions,
@@ -60,6 +64,7 @@ impl Session {
             events,
             game: GameSetup::default(),
             position: Position::start(GameSetup::default().board_size()),
+            board_in_play: GameSetup::default().board_size(),
             last_move: None,
             options,
             engine: Some(Engine::new(options)),
@@ -228,9 +233,9 @@ impl Session {
         match message {
             Message::Ugi => self.ugi(),
             Message::IsReady => {
-                // A `position` may have changed the board since `newgame` (a bare
-                // `uginewgame`, then a position string of another size).
-                self.prepare_table(self.position.size());
+                // A `position` may have changed the board since `newgame`, and a bare
+                // `uginewgame` since keeps it (see `board_in_play`).
+                self.prepare_table(self.board_in_play);
                 self.output.send(&Message::ReadyOk);
             }
             Message::SetOption { name, value } => self.set_option(&name, value.as_deref()),
@@ -298,7 +303,8 @@ impl Session {
                 // A bare `uginewgame` names no board, and runners send the board
                 // with each position string: the table stays the one of the board
                 // in play, rather than one of 7×7 that the next position throws away.
-                let board = setup.size.unwrap_or(self.position.size());
+                let board = setup.size.unwrap_or(self.board_in_play);
+                self.board_in_play = board;
                 self.game = setup;
                 self.position = position;
                 self.last_move = None;
@@ -342,6 +348,7 @@ impl Session {
                 }
             }
         }
+        self.board_in_play = position.size();
         self.position = position;
         self.last_move = last_move;
     }
@@ -528,6 +535,32 @@ mod tests {
         assert!(prepared_for(&session, nine()), "the 9x9 table was dropped");
         // `position startpos` still means the 7×7 start after a bare `uginewgame`.
         assert_eq!(session.position, Position::start(Size::default()));
+    }
+
+    #[test]
+    fn isready_after_a_bare_uginewgame_keeps_the_table_of_the_board_in_play() {
+        // The arena (like most runners) sends `uginewgame`, then `isready`, then the
+        // position string. The bare `uginewgame` leaves the 7×7 start as the position,
+        // but the board in play is still 9×9: `isready` must not swap the table
+        // readied for it for a 7×7 one, which the next 9×9 search would replace with
+        // a fresh table, faulted in page by page on the clock.
+        let mut session = session();
+        session.command(position_fen("9/9/9/9/3xs4/9/9/9/9 2"));
+        session.command(Message::IsReady);
+        assert!(prepared_for(&session, nine()));
+        session.command(Message::UgiNewGame(GameSetup::default()));
+        session.command(Message::IsReady);
+        assert!(
+            prepared_for(&session, nine()),
+            "isready after a bare uginewgame dropped the 9x9 table"
+        );
+        // A `uginewgame` that names its board gets that board's table.
+        session.command(Message::UgiNewGame(GameSetup {
+            size: Some(Size::default()),
+            start: None,
+        }));
+        session.command(Message::IsReady);
+        assert!(prepared_for(&session, Size::default()));
     }
 
     #[test]
