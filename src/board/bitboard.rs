@@ -265,7 +265,8 @@ impl<W: Word> Shl<u32> for Bitboard<W> {
     type Output = Self;
     #[inline(always)]
     fn shl(self, rhs: u32) -> Self {
-        Bitboard(self.0 << rhs)
+        debug_assert!(rhs < 64, "a bitboard shifts by less than 64 squares, not by {rhs}");
+        Bitboard(self.0 << (rhs & 63))
     }
 }
 
@@ -273,7 +274,8 @@ impl<W: Word> Shr<u32> for Bitboard<W> {
     type Output = Self;
     #[inline(always)]
     fn shr(self, rhs: u32) -> Self {
-        Bitboard(self.0 >> rhs)
+        debug_assert!(rhs < 64, "a bitboard shifts by less than 64 squares, not by {rhs}");
+        Bitboard(self.0 >> (rhs & 63))
     }
 }
 
@@ -321,6 +323,18 @@ mod tests {
     fn set_operations_agree_for_both_words() {
         exercise::<u64>();
         exercise::<u128>();
+    }
+
+    #[test]
+    fn shifts_carry_squares_across_the_middle_of_the_wide_word() {
+        // A rank up and down on 11×11 and 9×9, and a file across bits 63 and 64.
+        let low: Bitboard<u128> = set(&[60, 63]);
+        assert_eq!(low << 11, set(&[71, 74]));
+        assert_eq!((low << 11) >> 11, low);
+        assert_eq!(set::<u128>(&[70, 64]) >> 9, set(&[61, 55]));
+        assert_eq!(set::<u128>(&[63]) << 1, set(&[64]));
+        assert_eq!(set::<u128>(&[64]) >> 1, set(&[63]));
+        assert_eq!(set::<u64>(&[52]) << 11, set(&[63]));
     }
 
     #[test]
