@@ -261,20 +261,30 @@ impl<W: Word> Not for Bitboard<W> {
     }
 }
 
+/// A shift up the square indices by fewer than 64 (a file or a rank at most, on any
+/// board): the count is taken modulo 64, so that on 128-bit words the compiler
+/// needs no test of whether the shift crosses the word's middle.
 impl<W: Word> Shl<u32> for Bitboard<W> {
     type Output = Self;
     #[inline(always)]
     fn shl(self, rhs: u32) -> Self {
-        debug_assert!(rhs < 64, "a bitboard shifts by less than 64 squares, not by {rhs}");
+        debug_assert!(
+            rhs < 64,
+            "a bitboard shifts by less than 64 squares, not by {rhs}"
+        );
         Bitboard(self.0 << (rhs & 63))
     }
 }
 
+/// A shift down the square indices, by fewer than 64 as for `Shl`.
 impl<W: Word> Shr<u32> for Bitboard<W> {
     type Output = Self;
     #[inline(always)]
     fn shr(self, rhs: u32) -> Self {
-        debug_assert!(rhs < 64, "a bitboard shifts by less than 64 squares, not by {rhs}");
+        debug_assert!(
+            rhs < 64,
+            "a bitboard shifts by less than 64 squares, not by {rhs}"
+        );
         Bitboard(self.0 >> (rhs & 63))
     }
 }
