@@ -261,18 +261,25 @@ impl<W: Word> Not for Bitboard<W> {
     }
 }
 
-/// A shift up the square indices by fewer than 64 (a file or a rank at most, on any
-/// board): the count is taken modulo 64, so that on 128-bit words the compiler
-/// needs no test of whether the shift crosses the word's middle.
+/// The count of a bitboard shift, which is under 64 (checked in debug builds) and
+/// taken modulo 64, so that on 128-bit words the compiler needs no test of whether
+/// the shift crosses the word's middle.
+#[inline(always)]
+fn short_shift(rhs: u32) -> u32 {
+    debug_assert!(
+        rhs < 64,
+        "a bitboard shifts by less than 64 squares, not by {rhs}"
+    );
+    rhs & 63
+}
+
+/// A shift up the square indices by fewer than 64: a file or a rank at most, on any
+/// board (see `short_shift`).
 impl<W: Word> Shl<u32> for Bitboard<W> {
     type Output = Self;
     #[inline(always)]
     fn shl(self, rhs: u32) -> Self {
-        debug_assert!(
-            rhs < 64,
-            "a bitboard shifts by less than 64 squares, not by {rhs}"
-        );
-        Bitboard(self.0 << (rhs & 63))
+        Bitboard(self.0 << short_shift(rhs))
     }
 }
 
@@ -281,11 +288,7 @@ impl<W: Word> Shr<u32> for Bitboard<W> {
     type Output = Self;
     #[inline(always)]
     fn shr(self, rhs: u32) -> Self {
-        debug_assert!(
-            rhs < 64,
-            "a bitboard shifts by less than 64 squares, not by {rhs}"
-        );
-        Bitboard(self.0 >> (rhs & 63))
+        Bitboard(self.0 >> short_shift(rhs))
     }
 }
 
